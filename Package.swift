@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Trawl",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Trawl", targets: ["Trawl"]),
+        .library(name: "TrawlText", targets: ["TrawlText"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
+        ),
+        .target(name: "TrawlKernels"),
+        .target(name: "TrawlText", dependencies: ["TrawlKernels"]),
+        .target(name: "Trawl", dependencies: ["TrawlText"]),
+        .executableTarget(name: "trawl-rope-demo", dependencies: ["TrawlText"]),
+        .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// The umbrella module for embedders: `import Trawl` brings in every layer of the engine.
+@_exported import TrawlText

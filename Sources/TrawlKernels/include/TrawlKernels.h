@@ -1,0 +1,35 @@
+// Byte kernels that Swift cannot yet express with guaranteed vector code generation on every
+// platform we support: counting text metrics and validating UTF-8 at memory speed. Written as
+// portable C with GCC/Clang vector extensions (SSE2 on x86-64, NEON on arm64, no CPU dispatch).
+#ifndef TRAWL_KERNELS_H
+#define TRAWL_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Metrics of a run of valid UTF-8: UTF-16 code units, Unicode scalars, and line feeds.
+typedef struct {
+    size_t utf16;
+    size_t scalars;
+    size_t newlines;
+} trawl_text_counts;
+
+/// Counts the metrics of `count` bytes of valid UTF-8 (no validation is done).
+void trawl_count_text(const uint8_t *bytes, size_t count, trawl_text_counts *out);
+
+/// Returns `count` when the bytes are valid UTF-8, otherwise the offset of the first byte of the
+/// first ill-formed or truncated sequence.
+size_t trawl_utf8_validate(const uint8_t *bytes, size_t count);
+
+/// Counts line feeds (0x0A) in `count` bytes.
+size_t trawl_count_newlines(const uint8_t *bytes, size_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

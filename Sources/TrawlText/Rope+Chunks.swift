@@ -1,0 +1,214 @@
+/// A position on the leaf level of a rope tree, with the path from the root, so that moving to the
+/// next or previous leaf is amortized O(1).
+struct LeafCursor {
+    private var path: [(node: Node, index: Int)] = []
+    private(set) var leaf: Node
+    /// The UTF-8 offset of the leaf's first byte.
+    private(set) var leafStart: Int
+
+    /// Positions the cursor on the leaf holding byte `offset`; with `leftBias`, an offset on a
+    /// boundary selects the leaf that ends there.
+    init(root: Node, offset: Int, leftBias: Bool = false) {
+        var node = root
+        var start = 0
+        path.reserveCapacity(root.height)
+        while node.height > 0 {
+            let (index, childStart) = node.childIndex(forUTF8: offset - start, leftBias: leftBias)
+            path.append((node, index))
+            start += childStart
+            node = node.children[index]
+        }
+        leaf = node
+        leafStart = start
+    }
+
+    /// Moves to the next leaf; returns false (and stays) at the last one.
+    mutating func moveToNextLeaf() -> Bool {
+        var level = path.count - 1
+        while level >= 0 && path[level].index + 1 >= path[level].node.count { level -= 1 }
+        guard level >= 0 else { return false }
+        let end = leafStart + leaf.count
+        path[level].index += 1
+        var node = path[level].node.children[path[level].index]
+        for deeper in (level + 1)..<path.count {
+            path[deeper] = (node, 0)
+            node = node.children[0]
+        }
+        leaf = node
+        leafStart = end
+        return true
+    }
+
+    /// Moves to the previous leaf; returns false (and stays) at the first one.
+    mutating func moveToPreviousLeaf() -> Bool {
+        var level = path.count - 1
+        while level >= 0 && path[level].index == 0 { level -= 1 }
+        guard level >= 0 else { return false }
+        path[level].index -= 1
+        var node = path[level].node.children[path[level].index]
+        for deeper in (level + 1)..<path.count {
+            path[deeper] = (node, node.count - 1)
+            node = node.children[node.count - 1]
+        }
+        leaf = node
+        leafStart -= node.count
+        return true
+    }
+}
+
+extension Rope {
+    /// A contiguous piece of a rope's text and its offset in the rope.
+    ///
+    /// A chunk keeps its storage alive, and the rope never mutates storage that a chunk can see, so
+    /// its bytes stay valid and unchanged for the chunk's lifetime. A chunk never splits a Unicode
+    /// scalar or a CRLF pair, unless the range it was cut to does.
+    public struct Chunk: Sendable {
+        let leaf: Node
+        let lower: Int
+        /// The UTF-8 offset of the chunk's first byte in the rope.
+        public let offset: Int
+        /// The number of bytes in the chunk.
+        public let count: Int
+
+        init(leaf: Node, leafStart: Int, clampedTo range: Range<Int>) {
+            self.leaf = leaf
+            let lower = max(range.lowerBound - leafStart, 0)
+            let upper = min(range.upperBound - leafStart, leaf.count)
+            self.lower = lower
+            self.offset = leafStart + lower
+            self.count = max(upper - lower, 0)
+        }
+
+        /// The byte range the chunk occupies in the rope.
+        public var range: Range<Int> { offset..<(offset + count) }
+
+        /// Calls `body` with the chunk's bytes.
+        @inlinable
+        public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+            try withExtendedLifetime(self) { () throws(E) -> R in try body(UnsafeRawBufferPointer(unsafeBytes)) }
+        }
+
+        /// The chunk's bytes; valid while the chunk is alive (use within `withExtendedLifetime`).
+        @usableFromInline package var unsafeBytes: UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: leaf.bytes + lower, count: count)
+        }
+
+        /// The chunk's text.
+        public var string: String { String(decoding: unsafeBytes, as: UTF8.self) }
+
+        /// A copy of the chunk's bytes.
+        public var bytes: [UInt8] { withExtendedLifetime(leaf) { Array(unsafeBytes) } }
+    }
+
+    /// The chunks of a byte range, in order. A sequence that holds a snapshot of the rope.
+    public struct Chunks: Sequence, Sendable {
+        let root: Node
+        let range: Range<Int>
+
+        public struct Iterator: IteratorProtocol {
+            var cursor: LeafCursor?
+            let range: Range<Int>
+
+            public mutating func next() -> Chunk? {
+                while var current = cursor {
+                    let chunk = Chunk(leaf: current.leaf, leafStart: current.leafStart, clampedTo: range)
+                    let reachedEnd = current.leafStart + current.leaf.count >= range.upperBound
+                    cursor = !reachedEnd && current.moveToNextLeaf() ? current : nil
+                    if chunk.count > 0 { return chunk }
+                }
+                return nil
+            }
+        }
+
+        public func makeIterator() -> Iterator {
+            guard !range.isEmpty else { return Iterator(cursor: nil, range: range) }
+            return Iterator(cursor: LeafCursor(root: root, offset: range.lowerBound), range: range)
+        }
+    }
+
+    /// The chunks of a byte range, in reverse order (the last chunk first).
+    public struct ReversedChunks: Sequence, Sendable {
+        let root: Node
+        let range: Range<Int>
+
+        public struct Iterator: IteratorProtocol {
+            var cursor: LeafCursor?
+            let range: Range<Int>
+
+            public mutating func next() -> Chunk? {
+                while var current = cursor {
+                    let chunk = Chunk(leaf: current.leaf, leafStart: current.leafStart, clampedTo: range)
+                    let reachedStart = current.leafStart <= range.lowerBound
+                    cursor = !reachedStart && current.moveToPreviousLeaf() ? current : nil
+                    if chunk.count > 0 { return chunk }
+                }
+                return nil
+            }
+        }
+
+        public func makeIterator() -> Iterator {
+            guard !range.isEmpty else { return Iterator(cursor: nil, range: range) }
+            return Iterator(cursor: LeafCursor(root: root, offset: range.upperBound, leftBias: true), range: range)
+        }
+    }
+
+    /// The chunks of the whole text, or of a byte range, in order.
+    public func chunks(in range: Range<Int>? = nil) -> Chunks {
+        let range = range ?? 0..<utf8Count
+        precondition(range.lowerBound >= 0 && range.upperBound <= utf8Count, "range out of bounds")
+        return Chunks(root: root, range: range)
+    }
+
+    /// The chunks from a byte offset to the end, in order.
+    public func chunks(from offset: Int) -> Chunks { chunks(in: offset..<utf8Count) }
+
+    /// The chunks before a byte offset, from the one ending at `offset` back to the start.
+    public func reversedChunks(upTo offset: Int) -> ReversedChunks {
+        precondition(offset >= 0 && offset <= utf8Count, "offset out of bounds")
+        return ReversedChunks(root: root, range: 0..<offset)
+    }
+
+    /// The chunks of a byte range, from the last to the first.
+    public func reversedChunks(in range: Range<Int>) -> ReversedChunks {
+        precondition(range.lowerBound >= 0 && range.upperBound <= utf8Count, "range out of bounds")
+        return ReversedChunks(root: root, range: range)
+    }
+}
+
+extension Rope {
+    /// The bytes of a range, one at a time.
+    public struct Bytes: Sequence, Sendable {
+        let chunks: Chunks
+
+        public struct Iterator: IteratorProtocol {
+            var chunks: Chunks.Iterator
+            var current: Chunk?
+            var index = 0
+
+            public mutating func next() -> UInt8? {
+                while true {
+                    if let chunk = current, index < chunk.count {
+                        defer { index += 1 }
+                        return chunk.leaf.bytes[chunk.lower + index]
+                    }
+                    guard let next = chunks.next() else { return nil }
+                    current = next
+                    index = 0
+                }
+            }
+        }
+
+        public func makeIterator() -> Iterator { Iterator(chunks: chunks.makeIterator()) }
+    }
+
+    /// The bytes of the whole text or of a range.
+    public func bytes(in range: Range<Int>? = nil) -> Bytes { Bytes(chunks: chunks(in: range)) }
+
+    /// The text of each line from line `first` on, without its line break (LF or CRLF).
+    public func lines(from first: Int = 0) -> some Sequence<String> {
+        let rope = self
+        return (first..<max(first, lineCount)).lazy.map { line in
+            rope[rope.utf8Range(ofLine: line, includingLineBreak: false)]
+        }
+    }
+}
