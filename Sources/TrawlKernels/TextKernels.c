@@ -1,5 +1,8 @@
 #include "TrawlKernels.h"
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef uint8_t v16u8 __attribute__((vector_size(16)));
 
@@ -109,6 +112,105 @@ size_t trawl_utf8_validate(const uint8_t *bytes, size_t count) {
             if ((bytes[i + k] & 0xC0) != 0x80) return i;
         }
         i += need + 1;
+    }
+    return count;
+}
+
+// Block masks: bit i is set when byte i of a 16-byte block has the property. SSE2 on x86-64 (the
+// baseline, no dispatch needed); a portable loop elsewhere.
+#if defined(__SSE2__)
+static inline unsigned newline_mask(const uint8_t *p) {
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+}
+static inline unsigned scalar_start_mask(const uint8_t *p) {
+    // A byte starts a scalar unless it is 0b10xxxxxx, i.e. unless (signed) byte < -64.
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    return ~(unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))) & 0xFFFF;
+}
+static inline unsigned four_byte_lead_mask(const uint8_t *p) {
+    // Lead bytes 0xF0...0xF4 are, as signed bytes, negative and >= -16.
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    return (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(-17))) & (unsigned)_mm_movemask_epi8(v);
+}
+#else
+static inline unsigned newline_mask(const uint8_t *p) {
+    unsigned m = 0;
+    for (int i = 0; i < 16; i++) m |= (unsigned)(p[i] == '\n') << i;
+    return m;
+}
+static inline unsigned scalar_start_mask(const uint8_t *p) {
+    unsigned m = 0;
+    for (int i = 0; i < 16; i++) m |= (unsigned)((p[i] & 0xC0) != 0x80) << i;
+    return m;
+}
+static inline unsigned four_byte_lead_mask(const uint8_t *p) {
+    unsigned m = 0;
+    for (int i = 0; i < 16; i++) m |= (unsigned)(p[i] >= 0xF0) << i;
+    return m;
+}
+#endif
+
+/// The position of the `k`-th (0-based) set bit of `mask`.
+static inline size_t select_bit(unsigned mask, size_t k) {
+    while (k--) mask &= mask - 1;
+    return (size_t)__builtin_ctz(mask);
+}
+
+size_t trawl_offset_after_newline(const uint8_t *bytes, size_t count, size_t n) {
+    if (n == 0) return 0;
+    size_t i = 0, seen = 0;
+    for (; i + 16 <= count; i += 16) {
+        unsigned m = newline_mask(bytes + i);
+        size_t c = (size_t)__builtin_popcount(m);
+        if (seen + c >= n) return i + select_bit(m, n - seen - 1) + 1;
+        seen += c;
+    }
+    for (; i < count; i++) {
+        if (bytes[i] == '\n' && ++seen == n) return i + 1;
+    }
+    return count;
+}
+
+size_t trawl_offset_of_scalar(const uint8_t *bytes, size_t count, size_t n) {
+    // The answer is the start of scalar number n (0-based), or count.
+    size_t i = 0, seen = 0;
+    for (; i + 16 <= count; i += 16) {
+        unsigned m = scalar_start_mask(bytes + i);
+        size_t c = (size_t)__builtin_popcount(m);
+        if (seen + c > n) return i + select_bit(m, n - seen);
+        seen += c;
+    }
+    for (; i < count; i++) {
+        if ((bytes[i] & 0xC0) != 0x80) {
+            if (seen == n) return i;
+            seen++;
+        }
+    }
+    return count;
+}
+
+size_t trawl_offset_of_utf16(const uint8_t *bytes, size_t count, size_t n, int *inside_pair) {
+    *inside_pair = 0;
+    size_t i = 0, units = 0;
+    // Skip whole blocks while they end before the target; a block never ends inside a scalar's
+    // units count because we count units at lead bytes.
+    for (; i + 16 <= count; i += 16) {
+        size_t c = (size_t)__builtin_popcount(scalar_start_mask(bytes + i))
+                 + (size_t)__builtin_popcount(four_byte_lead_mask(bytes + i));
+        if (units + c > n) break;
+        units += c;
+    }
+    // A scalar whose lead is in an earlier block may continue into this one: step past it.
+    while (i < count && (bytes[i] & 0xC0) == 0x80) i++;
+    for (; i < count; ) {
+        if (units == n) return i;
+        uint8_t lead = bytes[i];
+        size_t width = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+        size_t u = lead >= 0xF0 ? 2 : 1;
+        if (units + u > n) { *inside_pair = 1; return i; }
+        units += u;
+        i += width;
     }
     return count;
 }

@@ -19,9 +19,9 @@ extension Node {
             return editLeaf(lower: lower, upper: upper, inserted: inserted, insertedSummary: insertedSummary)
         }
         let (index, start) = childIndex(forUTF8: lower, leftBias: lower == upper)
-        if upper - start > childSummaries[index].utf8 { return .spansLeaves }
+        if upper - start > childUTF8[index] { return .spansLeaves }
         makeChildUnique(index)
-        let child = children[index]
+        unowned(unsafe) let child = children[index] // held by `children` throughout
         let outcome = child.editInPlace(lower: lower - start, upper: upper - start,
                                         inserted: inserted, insertedSummary: insertedSummary)
         guard case .applied(let split, let removed, let touchedEdge) = outcome else { return outcome }
@@ -43,7 +43,7 @@ extension Node {
             return nil
         }
         // Full: move the upper half to a new sibling, then insert on the proper side.
-        let sibling = Node(height: height)
+        let sibling = Node.make(height: height)
         let keep = (count + 1) / 2
         giveBack(count - keep, to: sibling)
         if index <= count {
@@ -86,7 +86,7 @@ extension Node {
             (base + insertedEnd).update(from: bytes + upper, count: count - upper)
             let all = UnsafeBufferPointer(start: base, count: newCount)
             let cut = chunkBoundary(in: all, near: newCount / 2)
-            let right = Node(leaf: UnsafeBufferPointer(rebasing: all[cut...]))
+            let right = Node.make(leaf: UnsafeBufferPointer(rebasing: all[cut...]))
             bytes.update(from: base, count: cut)
             count = cut
             summary = summary + insertedSummary - removed - right.summary

@@ -13,14 +13,14 @@ extension Node {
     /// Cuts valid UTF-8 into leaves of nearly equal size at chunk boundaries.
     static func leaves(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [Node] {
         let total = bytes.count
-        if total <= NodeLimits.maxLeafBytes { return [Node(leaf: bytes)] }
+        if total <= NodeLimits.maxLeafBytes { return [Node.make(leaf: bytes)] }
         let pieces = (total + NodeLimits.buildLeafBytes - 1) / NodeLimits.buildLeafBytes
         var result: [Node] = []
         result.reserveCapacity(pieces)
         var start = 0
         for piece in 1...pieces {
             let end = piece == pieces ? total : chunkBoundary(in: bytes, near: piece * total / pieces)
-            result.append(Node(leaf: UnsafeBufferPointer(rebasing: bytes[start..<end])))
+            result.append(Node.make(leaf: UnsafeBufferPointer(rebasing: bytes[start..<end])))
             start = end
         }
         return result
@@ -28,7 +28,7 @@ extension Node {
 
     /// Stacks nodes of equal height into a balanced tree, spreading children evenly per level.
     static func buildTree(from nodes: [Node]) -> Node {
-        guard !nodes.isEmpty else { return Node() }
+        guard !nodes.isEmpty else { return Node.make() }
         var level = nodes
         while level.count > 1 {
             let groups = (level.count + NodeLimits.maxChildren - 1) / NodeLimits.maxChildren
@@ -37,7 +37,7 @@ extension Node {
             var start = 0
             for group in 1...groups {
                 let end = group * level.count / groups
-                next.append(Node(children: level[start..<end]))
+                next.append(Node.make(children: level[start..<end]))
                 start = end
             }
             level = next
@@ -49,7 +49,7 @@ extension Node {
     var firstByte: UInt8? {
         var node = self
         while node.height > 0 {
-            guard let index = (0..<node.count).first(where: { node.childSummaries[$0].utf8 > 0 }) else { return nil }
+            guard let index = (0..<node.count).first(where: { node.childUTF8[$0] > 0 }) else { return nil }
             node = node.children[index]
         }
         return node.count > 0 ? node.bytes[0] : nil
@@ -59,7 +59,7 @@ extension Node {
     var lastByte: UInt8? {
         var node = self
         while node.height > 0 {
-            guard let index = (0..<node.count).last(where: { node.childSummaries[$0].utf8 > 0 }) else { return nil }
+            guard let index = (0..<node.count).last(where: { node.childUTF8[$0] > 0 }) else { return nil }
             node = node.children[index]
         }
         return node.count > 0 ? node.bytes[node.count - 1] : nil
@@ -73,7 +73,7 @@ extension Node {
             // Joining with a one-byte leaf always descends to the leaf holding the CR and merges.
             let lineFeed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { buffer in
                 buffer[0] = asciiLF
-                return Node(leaf: UnsafeBufferPointer(buffer))
+                return Node.make(leaf: UnsafeBufferPointer(buffer))
             }
             return join(join(left, lineFeed), right.suffix(from: 1))
         }
@@ -106,7 +106,7 @@ extension Node {
                 : mergeNodes(head, joined.childBuffer[...])
         }
         if left.isWellFilled && right.isWellFilled {
-            return Node(children: [left, right])
+            return Node.make(children: [left, right])
         }
         if leftHeight == 0 { return mergeLeaves(left, right) }
         return mergeNodes(Array(left.childBuffer), right.childBuffer[...])
@@ -114,9 +114,9 @@ extension Node {
 
     private static func mergeNodes<S: Collection<Node>>(_ first: [Node], _ second: S) -> Node {
         let all = first + second
-        if all.count <= NodeLimits.maxChildren { return Node(children: all) }
+        if all.count <= NodeLimits.maxChildren { return Node.make(children: all) }
         let half = all.count / 2
-        return Node(children: [Node(children: all[..<half]), Node(children: all[half...])])
+        return Node.make(children: [Node.make(children: all[..<half]), Node.make(children: all[half...])])
     }
 
     private static func mergeLeaves(_ left: Node, _ right: Node) -> Node {
@@ -126,43 +126,43 @@ extension Node {
             base.update(from: left.bytes, count: left.count)
             (base + left.count).update(from: right.bytes, count: right.count)
             let all = UnsafeBufferPointer(start: base, count: total)
-            if total <= NodeLimits.maxLeafBytes { return Node(leaf: all) }
+            if total <= NodeLimits.maxLeafBytes { return Node.make(leaf: all) }
             let cut = chunkBoundary(in: all, near: total / 2)
-            return Node(children: [Node(leaf: UnsafeBufferPointer(rebasing: all[..<cut])),
-                                   Node(leaf: UnsafeBufferPointer(rebasing: all[cut...]))])
+            return Node.make(children: [Node.make(leaf: UnsafeBufferPointer(rebasing: all[..<cut])),
+                                   Node.make(leaf: UnsafeBufferPointer(rebasing: all[cut...]))])
         }
     }
 
     /// The text before UTF-8 offset `offset`, as a tree sharing this one's untouched subtrees.
     func prefix(upTo offset: Int) -> Node {
-        if offset <= 0 { return Node() }
+        if offset <= 0 { return Node.make() }
         if offset >= summary.utf8 { return self }
-        if height == 0 { return Node(leaf: UnsafeBufferPointer(start: bytes, count: offset)) }
+        if height == 0 { return Node.make(leaf: UnsafeBufferPointer(start: bytes, count: offset)) }
         var index = 0, start = 0
-        while offset > start + childSummaries[index].utf8 {
-            start += childSummaries[index].utf8
+        while offset > start + childUTF8[index] {
+            start += childUTF8[index]
             index += 1
         }
         let tail = children[index].prefix(upTo: offset - start)
         guard index > 0 else { return tail }
-        let head = index == 1 ? children[0] : Node(children: childBuffer[..<index])
+        let head = index == 1 ? children[0] : Node.make(children: childBuffer[..<index])
         return Node.concat(head, tail)
     }
 
     /// The text from UTF-8 offset `offset` on, as a tree sharing this one's untouched subtrees.
     func suffix(from offset: Int) -> Node {
         if offset <= 0 { return self }
-        if offset >= summary.utf8 { return Node() }
-        if height == 0 { return Node(leaf: UnsafeBufferPointer(start: bytes + offset, count: count - offset)) }
+        if offset >= summary.utf8 { return Node.make() }
+        if height == 0 { return Node.make(leaf: UnsafeBufferPointer(start: bytes + offset, count: count - offset)) }
         var index = 0, start = 0
-        while offset >= start + childSummaries[index].utf8 {
-            start += childSummaries[index].utf8
+        while offset >= start + childUTF8[index] {
+            start += childUTF8[index]
             index += 1
         }
         let head = children[index].suffix(from: offset - start)
         let rest = count - index - 1
         guard rest > 0 else { return head }
-        let tail = rest == 1 ? children[index + 1] : Node(children: childBuffer[(index + 1)...])
+        let tail = rest == 1 ? children[index + 1] : Node.make(children: childBuffer[(index + 1)...])
         return Node.concat(head, tail)
     }
 }

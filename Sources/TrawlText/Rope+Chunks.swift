@@ -62,7 +62,7 @@ extension Rope {
     /// A chunk keeps its storage alive, and the rope never mutates storage that a chunk can see, so
     /// its bytes stay valid and unchanged for the chunk's lifetime. A chunk never splits a Unicode
     /// scalar or a CRLF pair, unless the range it was cut to does.
-    public struct Chunk: Sendable {
+    public struct Chunk: @unchecked Sendable { // nodes are immutable once shared (see `Node`)
         let leaf: Node
         let lower: Int
         /// The UTF-8 offset of the chunk's first byte in the rope.
@@ -101,7 +101,7 @@ extension Rope {
     }
 
     /// The chunks of a byte range, in order. A sequence that holds a snapshot of the rope.
-    public struct Chunks: Sequence, Sendable {
+    public struct Chunks: Sequence, @unchecked Sendable {
         let root: Node
         let range: Range<Int>
 
@@ -127,7 +127,7 @@ extension Rope {
     }
 
     /// The chunks of a byte range, in reverse order (the last chunk first).
-    public struct ReversedChunks: Sequence, Sendable {
+    public struct ReversedChunks: Sequence, @unchecked Sendable {
         let root: Node
         let range: Range<Int>
 
@@ -177,7 +177,7 @@ extension Rope {
 
 extension Rope {
     /// The bytes of a range, one at a time.
-    public struct Bytes: Sequence, Sendable {
+    public struct Bytes: Sequence, @unchecked Sendable {
         let chunks: Chunks
 
         public struct Iterator: IteratorProtocol {

@@ -1,3 +1,5 @@
+import TrawlKernels
+
 /// A zero-based line and column. The column's unit depends on the API that produced it: UTF-8
 /// bytes or UTF-16 code units.
 public struct TextPosition: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -36,13 +38,13 @@ extension Rope {
     /// scalar's start). O(log n).
     public func summary(upTo offset: Int) -> TextSummary {
         precondition(offset >= 0 && offset <= utf8Count, "offset \(offset) out of bounds 0...\(utf8Count)")
-        var node = root
+        unowned(unsafe) var node = root // the tree holds every node; no reference counting needed
         var before = TextSummary.zero
         var local = offset
         while node.height > 0 {
             var index = 0
-            while index < node.count - 1 && local >= node.childSummaries[index].utf8 {
-                local -= node.childSummaries[index].utf8
+            while index < node.count - 1 && local >= node.childUTF8[index] {
+                local -= node.childUTF8[index]
                 before += node.childSummaries[index]
                 index += 1
             }
@@ -61,7 +63,7 @@ extension Rope {
         precondition(value >= 0 && value <= root.summary[metric], "\(metric) offset \(value) out of bounds")
         if metric == .utf8 { return clamp(value, bias: bias) }
         if metric == .newlines && value == 0 { return 0 }
-        var node = root
+        unowned(unsafe) var node = root // the tree holds every node; no reference counting needed
         var start = 0
         var remaining = value
         while node.height > 0 {
@@ -69,15 +71,17 @@ extension Rope {
             let last = node.count - 1
             if metric == .newlines {
                 // Line `value` starts after the `value`-th line feed: find the child holding it.
-                while index < last && remaining > node.childSummaries[index].newlines {
-                    remaining -= node.childSummaries[index].newlines
-                    start += node.childSummaries[index].utf8
+                let newlines = node.childMeasures(.newlines), lengths = node.childUTF8
+                while index < last && remaining > newlines[index] {
+                    remaining -= newlines[index]
+                    start += lengths[index]
                     index += 1
                 }
             } else {
-                while index < last && remaining >= node.childSummaries[index][metric] {
-                    remaining -= node.childSummaries[index][metric]
-                    start += node.childSummaries[index].utf8
+                let measures = node.childMeasures(metric), lengths = node.childUTF8
+                while index < last && remaining >= measures[index] {
+                    remaining -= measures[index]
+                    start += lengths[index]
                     index += 1
                 }
             }
@@ -154,36 +158,15 @@ extension Node {
         case .utf8:
             return value
         case .newlines:
-            var seen = 0
-            var index = 0
-            while index < count {
-                if bytes[index] == asciiLF {
-                    seen += 1
-                    if seen == value { return index + 1 }
-                }
-                index += 1
-            }
-            return count
+            return trawl_offset_after_newline(bytes, count, value)
         case .scalars:
-            var seen = 0
-            var index = 0
-            while index < count && seen < value {
-                index += 1
-                while index < count && isContinuationByte(bytes[index]) { index += 1 }
-                seen += 1
-            }
-            return index
+            if summary.scalars == count { return value } // all ASCII
+            return trawl_offset_of_scalar(bytes, count, value)
         case .utf16:
-            var seen = 0
-            var index = 0
-            while index < count && seen < value {
-                let lead = bytes[index]
-                let units = lead >= 0xF0 ? 2 : 1
-                if seen + units > value { return bias == .backward ? index : index + 4 }
-                seen += units
-                index += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-            }
-            return index
+            if summary.utf16 == count { return value } // all ASCII
+            var insidePair: Int32 = 0
+            let offset = trawl_offset_of_utf16(bytes, count, value, &insidePair)
+            return insidePair != 0 && bias == .forward ? offset + 4 : offset
         }
     }
 }

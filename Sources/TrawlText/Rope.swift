@@ -13,13 +13,13 @@ import TrawlKernels
 /// rope.lineCount                     // 2
 /// rope.utf8Offset(ofLine: 1)         // 8
 /// ```
-public struct Rope: Sendable {
+public struct Rope: @unchecked Sendable { // nodes are immutable once shared (see `Node`)
     @usableFromInline var root: Node
 
     init(root: Node) { self.root = root }
 
     /// Creates an empty rope.
-    public init() { root = Node() }
+    public init() { root = Node.make() }
 
     /// Creates a rope holding a string.
     public init(_ string: String) {
@@ -67,9 +67,15 @@ public struct Rope: Sendable {
     /// is small, and in O(log n + inserted) otherwise.
     /// - Precondition: `range` lies within the text and both its ends are on scalar boundaries.
     @discardableResult
-    public mutating func replace(_ range: Range<Int>, with string: some StringProtocol) -> TextEdit {
-        var string = String(string)
+    public mutating func replace(_ range: Range<Int>, with string: String) -> TextEdit {
+        var string = string
         return string.withUTF8 { replace(range, withValidUTF8: $0, summary: TextSummary(validUTF8: $0)) }
+    }
+
+    /// Replaces a UTF-8 byte range with a substring or other string-like text.
+    @discardableResult
+    public mutating func replace(_ range: Range<Int>, with string: some StringProtocol) -> TextEdit {
+        replace(range, with: String(string))
     }
 
     /// Replaces a UTF-8 byte range with bytes, validating that they are UTF-8.
@@ -92,8 +98,14 @@ public struct Rope: Sendable {
 
     /// Inserts a string at a UTF-8 offset.
     @discardableResult
-    public mutating func insert(_ string: some StringProtocol, at offset: Int) -> TextEdit {
+    public mutating func insert(_ string: String, at offset: Int) -> TextEdit {
         replace(offset..<offset, with: string)
+    }
+
+    /// Inserts a substring or other string-like text at a UTF-8 offset.
+    @discardableResult
+    public mutating func insert(_ string: some StringProtocol, at offset: Int) -> TextEdit {
+        replace(offset..<offset, with: String(string))
     }
 
     /// Deletes a UTF-8 byte range.
@@ -143,7 +155,7 @@ public struct Rope: Sendable {
                                            inserted: inserted, insertedSummary: insertedSummary)
             if case .applied(let split, _, let touchedEdge) = outcome {
                 if let split {
-                    root = Node(children: [root, split])
+                    root = Node.make(children: [root, split])
                 } else {
                     collapseRoot()
                 }
@@ -178,7 +190,7 @@ public struct Rope: Sendable {
                 let outcome = root.editInPlace(lower: lower, upper: upper, inserted: bytes,
                                                insertedSummary: TextSummary(validUTF8: bytes))
                 guard case .applied(let split, _, _) = outcome else { preconditionFailure("one-byte edit spans leaves") }
-                if let split { root = Node(children: [root, split]) } else { collapseRoot() }
+                if let split { root = Node.make(children: [root, split]) } else { collapseRoot() }
             }
         }
     }
@@ -206,7 +218,7 @@ public struct Rope: Sendable {
 
     /// The leaf holding byte `offset` (the last leaf for the end offset), and its start.
     func leaf(containing offset: Int) -> (Node, start: Int) {
-        var node = root
+        unowned(unsafe) var node = root // the tree holds every node; no reference counting needed
         var start = 0
         while node.height > 0 {
             let (index, childStart) = node.childIndex(forUTF8: offset - start, leftBias: false)

@@ -28,6 +28,19 @@ size_t trawl_utf8_validate(const uint8_t *bytes, size_t count);
 /// Counts line feeds (0x0A) in `count` bytes.
 size_t trawl_count_newlines(const uint8_t *bytes, size_t count);
 
+/// The offset just past the `n`-th line feed (1-based) in `count` bytes, or `count` if there are
+/// fewer than `n`.
+size_t trawl_offset_after_newline(const uint8_t *bytes, size_t count, size_t n);
+
+/// The byte offset of the first scalar boundary after `n` scalars of valid UTF-8 (`count` if the
+/// bytes hold fewer).
+size_t trawl_offset_of_scalar(const uint8_t *bytes, size_t count, size_t n);
+
+/// The byte offset where the UTF-16 length of the preceding valid UTF-8 reaches `n` code units.
+/// When `n` falls between the two halves of a surrogate pair, `*inside_pair` is set to 1 and the
+/// offset of that scalar's first byte is returned; otherwise `*inside_pair` is 0.
+size_t trawl_offset_of_utf16(const uint8_t *bytes, size_t count, size_t n, int *inside_pair);
+
 #ifdef __cplusplus
 }
 #endif

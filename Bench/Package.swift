@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+// Benchmarks live in their own package (path dependency on the root) so that `swift test` at the
+// root never builds benchmark-only dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "TrawlBench",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "trawl-bench",
+            dependencies: [
+                .product(name: "Trawl", package: "main"),
+                .product(name: "_RopeModule", package: "swift-collections"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

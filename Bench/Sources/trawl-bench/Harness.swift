@@ -1,0 +1,165 @@
+import Foundation
+
+/// One measured figure: the median, minimum and maximum of several runs.
+struct Figure {
+    var name: String
+    var unit: String
+    var samples: [Double]
+
+    var median: Double {
+        let sorted = samples.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+    var min: Double { samples.min() ?? .nan }
+    var max: Double { samples.max() ?? .nan }
+}
+
+/// Collects figures and prints them as a table or as JSON lines as they are measured.
+final class Report {
+    let json: Bool
+    let filter: String?
+    let peers: Bool
+    private(set) var figures: [Figure] = []
+
+    init(json: Bool, filter: String? = nil, peers: Bool = true) {
+        self.json = json
+        self.filter = filter
+        self.peers = peers
+        if !json {
+            let header: [String] = [
+                "name".padding(toLength: 48, withPad: " ", startingAt: 0), "unit".padding(toLength: 8, withPad: " ", startingAt: 0),
+                "median".leftPadded(12), "min".leftPadded(12), "max".leftPadded(12), "runs".leftPadded(6),
+            ]
+            print(header.joined())
+        }
+    }
+
+    /// Whether a figure is selected by `--filter` (a substring of its name).
+    func wants(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+
+    /// Whether a peer's figure is wanted (not with `--no-peers`, used when profiling).
+    func wantsPeer(_ name: String) -> Bool { peers && wants(name) }
+
+    func add(_ figure: Figure) {
+        figures.append(figure)
+        if json {
+            let object: [String: Any] = ["name": figure.name, "unit": figure.unit, "median": figure.median,
+                                         "min": figure.min, "max": figure.max, "runs": figure.samples.count]
+            let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            let columns: [String] = [
+                figure.name.padding(toLength: 48, withPad: " ", startingAt: 0),
+                figure.unit.padding(toLength: 8, withPad: " ", startingAt: 0),
+                format(figure.median).leftPadded(12), format(figure.min).leftPadded(12),
+                format(figure.max).leftPadded(12), String(figure.samples.count).leftPadded(6),
+            ]
+            print(columns.joined())
+        }
+    }
+
+    /// Adds `name` as the ratio `numerator / denominator` of two figures' medians (min and max
+    /// from the per-run ratios when both have the same number of runs).
+    func addRatio(_ name: String, _ numerator: Figure, over denominator: Figure) {
+        let ratios: [Double]
+        if numerator.samples.count == denominator.samples.count {
+            ratios = zip(numerator.samples, denominator.samples).map { $0 / $1 }
+        } else {
+            ratios = [numerator.median / denominator.median]
+        }
+        add(Figure(name: name, unit: "x", samples: ratios))
+    }
+
+    func note(_ text: String) {
+        if json {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        } else {
+            print("# " + text)
+        }
+    }
+
+    private func format(_ value: Double) -> String {
+        if value.isNaN { return "-" }
+        if value >= 1000 { return String(format: "%.0f", value) }
+        if value >= 10 { return String(format: "%.1f", value) }
+        return String(format: "%.3f", value)
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+/// Monotonic nanoseconds.
+@inline(__always)
+func now() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// Runs `body` `runs` times and returns each run's duration in milliseconds.
+func measureMilliseconds(runs: Int, _ body: () -> Void) -> [Double] {
+    (0..<runs).map { _ in
+        let start = now()
+        body()
+        return Double(now() - start) / 1e6
+    }
+}
+
+/// Keeps a value alive and opaque to the optimizer.
+@inline(never)
+func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// A deterministic generator (SplitMix64) so runs are comparable.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Where ../shared is, relative to this source file (Bench/Sources/trawl-bench/).
+let sharedDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
+
+/// About `size` bytes of text shaped like source code: identifiers, keywords, punctuation, some
+/// non-ASCII, LF line endings. Used when no corpus is given.
+func generatedCorpus(size: Int, seed: UInt64 = 42) -> [UInt8] {
+    var random = SplitMix64(seed: seed)
+    let words = ["func", "let", "var", "return", "struct", "class", "self", "import", "guard", "else",
+                 "value", "count", "index", "buffer", "result", "error", "Error", "make", "String", "Int",
+                 "=", "{", "}", "(", ")", "->", ":", ",", ".", "0", "1", "// note", "\"text\"", "über", "naïve"]
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(size + 128)
+    while bytes.count < size {
+        let indent = Int.random(in: 0...3, using: &random) * 4
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+        for word in 0..<Int.random(in: 1...10, using: &random) {
+            if word > 0 { bytes.append(UInt8(ascii: " ")) }
+            bytes.append(contentsOf: words.randomElement(using: &random)!.utf8)
+        }
+        bytes.append(UInt8(ascii: "\n"))
+    }
+    while bytes.count > size || (bytes.count > 0 && bytes[bytes.count - 1] & 0xC0 == 0x80) { bytes.removeLast() }
+    while let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
+    return bytes
+}
+
+/// The first `size` bytes of the corpus at `path` (a file), trimmed to a scalar boundary, or
+/// generated text when no path is given.
+func corpusText(path: String?, size: Int) throws -> [UInt8] {
+    guard let path else { return generatedCorpus(size: size) }
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    var bytes = [UInt8](try handle.read(upToCount: size) ?? Data())
+    while let last = bytes.last, last & 0x80 != 0 { bytes.removeLast() } // never end inside a scalar
+    return bytes
+}

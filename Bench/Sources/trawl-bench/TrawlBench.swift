@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct TrawlBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trawl-bench",
+        abstract: "Measures Trawl's throughput and latency, beside its peers in the same run."
+    )
+
+    @Argument(help: "The group to run: rope.")
+    var group: String
+
+    @Flag(help: "Print one JSON object per figure instead of a table.")
+    var json = false
+
+    @Option(help: "A corpus file (e.g. swift100m.txt from ../shared/tools/make-corpus.sh); generated text otherwise.")
+    var corpus: String?
+
+    @Option(help: "An editing trace (.json.gz); default: every trace in ../shared/traces.")
+    var trace: [String] = []
+
+    @Option(help: "Runs per figure; the median is reported.")
+    var runs = 10
+
+    @Option(help: "Measure only figures whose name contains this text.")
+    var filter: String?
+
+    @Flag(inversion: .prefixedNo, help: "Measure the peers (BigString, ripgrep, ...) beside Trawl.")
+    var peers = true
+
+    func run() throws {
+        let report = Report(json: json, filter: filter, peers: peers)
+        switch group {
+        case "rope":
+            try RopeBench(runs: runs, tracePaths: trace, corpusPath: corpus, report: report).run()
+        default:
+            throw ValidationError("unknown group '\(group)'; groups: rope")
+        }
+    }
+}
