@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Trawl", targets: ["Trawl"]),
         .library(name: "TrawlText", targets: ["TrawlText"]),
+        .library(name: "TrawlMatch", targets: ["TrawlMatch"]),
     ],
     targets: [
         .systemLibrary(
@@ -16,9 +17,11 @@ let package = Package(
         ),
         .target(name: "TrawlKernels"),
         .target(name: "TrawlText", dependencies: ["TrawlKernels"]),
-        .target(name: "Trawl", dependencies: ["TrawlText"]),
+        .target(name: "TrawlMatch", dependencies: ["TrawlText", "TrawlKernels", "CPCRE2"]),
+        .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch"]),
         .executableTarget(name: "trawl-rope-demo", dependencies: ["TrawlText"]),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText"]),
+        .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "CPCRE2"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,2 +1,3 @@
 // The umbrella module for embedders: `import Trawl` brings in every layer of the engine.
 @_exported import TrawlText
+@_exported import TrawlMatch

@@ -93,6 +93,9 @@ extension Rope {
             UnsafeBufferPointer(start: leaf.bytes + lower, count: count)
         }
 
+        /// An object whose lifetime keeps ``unsafeBytes`` valid.
+        package var storageOwner: AnyObject { leaf }
+
         /// The chunk's text.
         public var string: String { String(decoding: unsafeBytes, as: UTF8.self) }
 

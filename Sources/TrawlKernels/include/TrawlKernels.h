@@ -41,6 +41,16 @@ size_t trawl_offset_of_scalar(const uint8_t *bytes, size_t count, size_t n);
 /// offset of that scalar's first byte is returned; otherwise `*inside_pair` is 0.
 size_t trawl_offset_of_utf16(const uint8_t *bytes, size_t count, size_t n, int *inside_pair);
 
+/// The offset of the first byte in `bytes[0..<count]` equal to one of `set[0..<set_count]`
+/// (1...16 distinct bytes), or `count` when there is none.
+size_t trawl_find_any_byte(const uint8_t *bytes, size_t count, const uint8_t *set, size_t set_count);
+
+/// The offset of the first occurrence of `byte`, or `count` (glibc's memchr where available).
+size_t trawl_find_byte(const uint8_t *bytes, size_t count, uint8_t byte);
+
+/// The offset of the last occurrence of `byte`, or `count` when there is none.
+size_t trawl_find_last_byte(const uint8_t *bytes, size_t count, uint8_t byte);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,73 @@
+/// How a pattern is interpreted and which matches count: the toggles of an editor's find widget.
+public struct FindOptions: Hashable, Sendable {
+    /// Whether the pattern is literal text or a PCRE2 regular expression.
+    public enum Syntax: Hashable, Sendable {
+        /// The pattern is text to find as typed.
+        case literal
+        /// The pattern is a PCRE2 regular expression.
+        case regex
+    }
+
+    /// Literal (the default) or regex.
+    public var syntax: Syntax
+    /// Whether letter case must match. When `false`, matching uses Unicode simple case folding.
+    public var matchCase: Bool
+    /// Whether a match must start and end at word boundaries (see ``WordSeparators``).
+    public var wholeWord: Bool
+    /// The characters that separate words, for ``wholeWord``.
+    public var wordSeparators: WordSeparators
+    /// Bounds on the work a regex may do before the search fails with an error instead of hanging.
+    public var limits: RegexLimits
+
+    public init(syntax: Syntax = .literal, matchCase: Bool = true, wholeWord: Bool = false,
+                wordSeparators: WordSeparators = .default, limits: RegexLimits = .default) {
+        self.syntax = syntax
+        self.matchCase = matchCase
+        self.wholeWord = wholeWord
+        self.wordSeparators = wordSeparators
+        self.limits = limits
+    }
+
+    /// Regex syntax with the other options at their defaults.
+    public static var regex: FindOptions { FindOptions(syntax: .regex) }
+}
+
+/// PCRE2's resource limits for one match attempt. A catastrophic pattern stops at one of them and
+/// the search reports ``MatchError/limitExceeded(_:)`` rather than hanging.
+public struct RegexLimits: Hashable, Sendable {
+    /// The most times PCRE2 may call its internal match function (backtracking steps).
+    public var matchLimit: UInt32
+    /// The deepest backtracking nesting.
+    public var depthLimit: UInt32
+    /// The most heap memory, in KiB, the interpreter may use for backtracking.
+    public var heapLimitKiB: UInt32
+
+    public init(matchLimit: UInt32 = 10_000_000, depthLimit: UInt32 = 10_000_000, heapLimitKiB: UInt32 = 200_000) {
+        self.matchLimit = matchLimit
+        self.depthLimit = depthLimit
+        self.heapLimitKiB = heapLimitKiB
+    }
+
+    /// PCRE2's own defaults: ten million steps, 200 MB of heap.
+    public static let `default` = RegexLimits()
+}
+
+/// The characters that separate words for whole-word matching, as in VS Code's
+/// `editor.wordSeparators`. Whitespace always separates; every other character — letters of any
+/// script, digits, `_` — is a word character.
+public struct WordSeparators: Hashable, Sendable {
+    /// The separator characters besides whitespace.
+    public let characters: Set<Unicode.Scalar>
+
+    public init(_ characters: String) {
+        self.characters = Set(characters.unicodeScalars)
+    }
+
+    /// VS Code's default separators.
+    public static let `default` = WordSeparators("`~!@#$%^&*()-=+[{]}\\|;:'\",.<>/?")
+
+    /// Whether a scalar separates words.
+    public func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || characters.contains(scalar)
+    }
+}

@@ -1,0 +1,66 @@
+/// Finds literal text: the needle as typed.
+///
+/// A case-sensitive needle without line breaks is found by scanning for its rarest byte with
+/// `memchr` (or a SIMD set scan) and verifying around each hit, in place in the chunks. A
+/// case-insensitive needle (Unicode simple case folding), or one containing a line feed (which then
+/// also matches a CRLF line ending), is matched by PCRE2 on an escaped pattern, behind the same
+/// literal prefilter.
+public struct LiteralMatcher: Matcher {
+    /// The text to find.
+    public let needle: String
+    public let options: FindOptions
+    private let implementation: Implementation
+
+    private enum Implementation: Sendable {
+        case empty
+        case bytes(PrefilterLiteral)
+        case regex(RegexMatcher)
+    }
+
+    /// Creates a matcher for `needle`; `options.syntax` is ignored. An empty needle matches nothing.
+    public init(_ needle: String, options: FindOptions = FindOptions()) {
+        self.needle = needle
+        var options = options
+        options.syntax = .literal
+        self.options = options
+        if needle.isEmpty {
+            implementation = .empty
+        } else if options.matchCase && !needle.utf8.contains(0x0A) {
+            implementation = .bytes(PrefilterLiteral(bytes: needle.utf8))
+        } else {
+            var regexOptions = options
+            regexOptions.syntax = .regex
+            // An escaped literal always compiles.
+            implementation = .regex(try! RegexMatcher(LiteralMatcher.escapedPattern(needle), options: regexOptions))
+        }
+    }
+
+    /// The needle as a PCRE2 pattern matching it literally (a line feed written as `\n`).
+    public static func escapedPattern(_ needle: String) -> String {
+        var pattern = ""
+        for scalar in needle.unicodeScalars {
+            switch scalar {
+            case "\n": pattern += "\\n"
+            case "a"..."z", "A"..."Z", "0"..."9": pattern.unicodeScalars.append(scalar)
+            default:
+                if scalar.isASCII { pattern += "\\" }
+                pattern.unicodeScalars.append(scalar)
+            }
+        }
+        return pattern
+    }
+
+    public func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor {
+        precondition(range.lowerBound >= 0 && range.upperBound <= text.utf8Count, "range out of bounds")
+        let engine: any MatchEngine
+        switch implementation {
+        case .empty: return MatchCursor(engine: EmptySearch())
+        case .bytes(let literal): engine = LiteralSearch(literal: literal, text: text, range: range)
+        case .regex(let matcher): return matcher.cursor(over: text, in: range)
+        }
+        if options.wholeWord {
+            return MatchCursor(engine: WholeWordFilter(base: engine, range: range, separators: options.wordSeparators))
+        }
+        return MatchCursor(engine: engine)
+    }
+}

@@ -1,0 +1,181 @@
+/// The boundary between "how to match" and everything that uses matches (the find navigator, the
+/// index, the `trawl` command), in the spirit of ripgrep's grep-matcher crate.
+///
+/// A matcher is immutable and `Sendable`; each search gets its own ``MatchCursor``, which produces
+/// matches lazily, in order, and checks for task cancellation as it goes.
+public protocol Matcher: Sendable {
+    /// The options the matcher was made with.
+    var options: FindOptions { get }
+
+    /// A cursor over the matches in `range` of `text` (the range is searched as if it were the
+    /// whole text: `^`, `\A` and lookbehind do not see outside it).
+    func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor
+}
+
+extension Matcher {
+    /// A cursor over the matches in the whole text.
+    public func cursor(over text: some SearchableText) -> MatchCursor {
+        cursor(over: text, in: 0..<text.utf8Count)
+    }
+
+    /// Every match in `range` (the whole text by default), in order.
+    public func matches(in text: some SearchableText, range: Range<Int>? = nil) throws(MatchError) -> [Match] {
+        var cursor = cursor(over: text, in: range ?? 0..<text.utf8Count)
+        var result: [Match] = []
+        while let match = try cursor.next() { result.append(match) }
+        return result
+    }
+
+    /// The number of matches in `range` (the whole text by default).
+    public func count(in text: some SearchableText, range: Range<Int>? = nil) throws(MatchError) -> Int {
+        var cursor = cursor(over: text, in: range ?? 0..<text.utf8Count)
+        var count = 0
+        while try cursor.next() != nil { count += 1 }
+        return count
+    }
+
+    /// The first match starting at or after `offset`, searching `range` (the whole text by default).
+    public func firstMatch(in text: some SearchableText, startingAtOrAfter offset: Int = 0,
+                           range: Range<Int>? = nil) throws(MatchError) -> Match? {
+        var cursor = cursor(over: text, in: range ?? 0..<text.utf8Count)
+        cursor.skip(to: offset)
+        return try cursor.next()
+    }
+}
+
+/// Produces the matches of one search, lazily and in order.
+public struct MatchCursor {
+    private let engine: any MatchEngine
+
+    init(engine: any MatchEngine) { self.engine = engine }
+
+    /// The next match, or `nil` when there are no more.
+    /// - Throws: ``MatchError/limitExceeded(_:offset:)`` when a regex hits a resource limit, and
+    ///   ``MatchError/cancelled`` when the current task is cancelled.
+    public mutating func next() throws(MatchError) -> Match? { try engine.next() }
+
+    /// Continues the search at `offset` (a scalar boundary at or after the start of the last match
+    /// returned, plus one scalar).
+    public mutating func skip(to offset: Int) { engine.reposition(to: offset) }
+}
+
+/// What a ``MatchCursor`` drives.
+protocol MatchEngine: AnyObject {
+    func next() throws(MatchError) -> Match?
+    func reposition(to offset: Int)
+    /// Bytes of a small range, from a buffer the engine already holds when possible.
+    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
+}
+
+extension RegexSearch: MatchEngine {}
+
+/// Yields the occurrences of one literal, found by a ``LiteralScanner``.
+final class LiteralSearch: MatchEngine {
+    private var scanner: LiteralScanner
+    private var position: Int
+
+    init(literal: PrefilterLiteral, text: any SearchableText, range: Range<Int>) {
+        scanner = LiteralScanner(literals: [literal], text: text, range: range)
+        position = range.lowerBound
+    }
+
+    func next() throws(MatchError) -> Match? {
+        if Task.isCancelled { throw .cancelled }
+        guard let occurrence = try scanner.next(from: position) else { return nil }
+        position = occurrence.upperBound
+        return Match(range: occurrence)
+    }
+
+    func reposition(to offset: Int) { position = offset }
+
+    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        scanner.withBytes(in: range, body)
+    }
+}
+
+/// An engine that finds nothing (an empty literal).
+final class EmptySearch: MatchEngine {
+    func next() throws(MatchError) -> Match? { nil }
+    func reposition(to offset: Int) {}
+    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        [UInt8]().withUnsafeBufferPointer(body)
+    }
+}
+
+/// Keeps only matches whose ends are word boundaries, retrying one scalar after a rejected start
+/// (as VS Code does).
+///
+/// An end is a boundary when it is the edge of the searched range, or the character outside it or
+/// the match's own character there is a separator (see ``WordSeparators``). So `foo` matches in
+/// `foo.bar` and `(foo)`, not in `foobar`; and `.bar` matches in `foo.bar`.
+final class WholeWordFilter: MatchEngine {
+    let base: any MatchEngine
+    let range: Range<Int>
+    let separators: WordSeparators
+
+    init(base: any MatchEngine, range: Range<Int>, separators: WordSeparators) {
+        self.base = base
+        self.range = range
+        self.separators = separators
+    }
+
+    func next() throws(MatchError) -> Match? {
+        while let match = try base.next() {
+            if isWholeWord(match.range) { return match }
+            guard match.range.lowerBound < range.upperBound else { return nil }
+            let next = withBytes(in: match.range.lowerBound..<min(range.upperBound, match.range.lowerBound + 4)) { bytes in
+                UTF8Scalars.length(ofScalarStartingWith: bytes[0])
+            }
+            base.reposition(to: match.range.lowerBound + next)
+        }
+        return nil
+    }
+
+    func reposition(to offset: Int) { base.reposition(to: offset) }
+
+    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        base.withBytes(in: range, body)
+    }
+
+    private func isWholeWord(_ match: Range<Int>) -> Bool {
+        let before = match.lowerBound > range.lowerBound
+            ? withBytes(in: max(range.lowerBound, match.lowerBound - 4)..<match.lowerBound, UTF8Scalars.last) : nil
+        let after = match.upperBound < range.upperBound
+            ? withBytes(in: match.upperBound..<min(range.upperBound, match.upperBound + 4), UTF8Scalars.first) : nil
+        var first: Unicode.Scalar?, last: Unicode.Scalar?
+        if !match.isEmpty {
+            first = withBytes(in: match.lowerBound..<min(match.upperBound, match.lowerBound + 4), UTF8Scalars.first)
+            last = withBytes(in: max(match.lowerBound, match.upperBound - 4)..<match.upperBound, UTF8Scalars.last)
+        }
+        let left = before.map { separators.isSeparator($0) } ?? true || first.map { separators.isSeparator($0) } ?? false
+        let right = after.map { separators.isSeparator($0) } ?? true || last.map { separators.isSeparator($0) } ?? false
+        return left && right
+    }
+}
+
+/// Decoding single scalars at the edges of a few bytes of valid UTF-8.
+enum UTF8Scalars {
+    static func length(ofScalarStartingWith lead: UInt8) -> Int {
+        lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+    }
+
+    static func first(_ bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        guard let lead = bytes.first else { return nil }
+        let length = min(self.length(ofScalarStartingWith: lead), bytes.count)
+        return decode(UnsafeBufferPointer(rebasing: bytes[..<length]))
+    }
+
+    static func last(_ bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        guard !bytes.isEmpty else { return nil }
+        var start = bytes.count - 1
+        while start > 0 && bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return decode(UnsafeBufferPointer(rebasing: bytes[start...]))
+    }
+
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) { return scalar }
+        return nil
+    }
+}

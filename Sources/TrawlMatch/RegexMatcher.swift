@@ -1,0 +1,78 @@
+/// Finds matches of a PCRE2 regular expression (8-bit, UTF, UCP, JIT-compiled when available).
+///
+/// Editor semantics: `^` and `$` anchor at lines (LF or CRLF), `\n` matches a line ending whether
+/// the text uses LF or CRLF, `matchCase: false` folds case by Unicode simple case folding, and
+/// empty matches advance one scalar. Patterns with a required literal that cannot match a line feed
+/// run behind a literal prefilter; see ``RegexSearch``.
+public struct RegexMatcher: Matcher {
+    /// The pattern as written.
+    public let pattern: String
+    public let options: FindOptions
+    /// What the analysis learned of the pattern (required literals, line-feed capability).
+    public let analysis: PatternAnalysis
+    let regex: CompiledRegex
+    let prefilter: PrefilterSet?
+    let mode: RegexSearch.Mode
+
+    /// The smallest prefilter score worth scanning for (about two uncommon bytes).
+    static let minimumPrefilterScore = 40
+
+    /// Compiles `pattern`; `options.syntax` is ignored.
+    /// - Throws: ``MatchError/invalidPattern(message:offset:)`` with PCRE2's message and the offset
+    ///   in `pattern`.
+    public init(_ pattern: String, options: FindOptions = .regex) throws(MatchError) {
+        self.pattern = pattern
+        var options = options
+        options.syntax = .regex
+        self.options = options
+        let analysis = PatternAnalysis(pattern: pattern, caseless: !options.matchCase)
+        self.analysis = analysis
+        do {
+            regex = try CompiledRegex(pattern: analysis.compiledPattern, caseless: !options.matchCase)
+        } catch {
+            if case .invalidPattern(let message, let offset) = error {
+                throw .invalidPattern(message: message, offset: min(analysis.originalOffset(ofCompiledOffset: offset), pattern.utf8.count))
+            }
+            throw error
+        }
+        var usable: PrefilterSet?
+        if let set = analysis.prefilter, LiteralScanner.canScan(set), set.score >= RegexMatcher.minimumPrefilterScore {
+            usable = set
+        }
+        let sameOnLinesAndWhole = !analysis.canMatchLineFeed && !analysis.hasSubjectAssertions
+        if analysis.isMultiline || sameOnLinesAndWhole {
+            // One subject; with a prefilter, PCRE2 runs only on candidate lines (sound only when no
+            // match can contain a line feed).
+            prefilter = analysis.canMatchLineFeed ? nil : usable
+            mode = prefilter == nil ? .wholeText : .candidateLines
+        } else {
+            prefilter = usable
+            mode = .lineSubjects
+        }
+    }
+
+    /// Whether each line is matched on its own (the pattern asks for no line break), as opposed to
+    /// the whole text as one subject.
+    public var matchesLineByLine: Bool { !analysis.isMultiline }
+
+    /// The number of capture groups.
+    public var captureCount: Int { regex.captureCount }
+
+    /// Capture group numbers by name.
+    public var groupNumbers: [String: Int] { regex.groupNumbers }
+
+    /// Whether PCRE2 JIT-compiled the pattern (it falls back to its interpreter otherwise).
+    public var isJITCompiled: Bool { regex.isJITCompiled }
+
+    /// Whether searches run PCRE2 only on lines holding a required literal.
+    public var usesPrefilter: Bool { prefilter != nil }
+
+    public func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor {
+        precondition(range.lowerBound >= 0 && range.upperBound <= text.utf8Count, "range out of bounds")
+        let search = RegexSearch(regex: regex, limits: options.limits, text: text, range: range, mode: mode, prefilter: prefilter)
+        if options.wholeWord {
+            return MatchCursor(engine: WholeWordFilter(base: search, range: range, separators: options.wordSeparators))
+        }
+        return MatchCursor(engine: search)
+    }
+}

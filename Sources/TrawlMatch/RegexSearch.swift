@@ -1,0 +1,249 @@
+import CPCRE2
+import TrawlKernels
+
+/// Successive PCRE2 matches in a range of chunked text, identical to matching the range as one
+/// contiguous subject.
+///
+/// How chunk boundaries are handled (the choice DESIGN.md leaves open): PCRE2 runs on a contiguous
+/// *window* — the text itself when it is contiguous, otherwise a copy of a stretch of chunks — that
+/// starts a few characters before the search position (enough for the pattern's longest lookbehind,
+/// `\b` and `^`). Unless the window reaches the end of the range, matching uses
+/// `PCRE2_PARTIAL_HARD`, which reports whenever more text could change the result (including `$`,
+/// `\b` and `\z` at the window's end); the window then grows and the attempt is repeated, so no match
+/// is cut or missed at a window edge.
+///
+/// With a prefilter (patterns that cannot match a line feed and contain a required literal), PCRE2
+/// only runs on lines where the literal scanner found a candidate, as ripgrep does.
+///
+/// Patterns that do not ask for line breaks are matched line by line (``Mode/lineSubjects``): each
+/// line, without its LF or CRLF, is a subject of its own, as in VS Code and ripgrep.
+final class RegexSearch {
+    /// How the range is cut into PCRE2 subjects.
+    enum Mode {
+        /// The range is one subject.
+        case wholeText
+        /// The range is one subject, but PCRE2 only runs on lines holding a prefilter candidate
+        /// (the pattern cannot match a line feed, so each match lies within a line).
+        case candidateLines
+        /// Every line (without its line break) is its own subject; with a prefilter, lines without
+        /// a candidate are skipped.
+        case lineSubjects
+    }
+
+    let state: RegexMatchState
+    let text: any SearchableText
+    let range: Range<Int>
+    let mode: Mode
+    /// The current subject: the range, or the current line in ``Mode/lineSubjects``.
+    private var subject: Range<Int>
+    private var hasSubject: Bool
+    private var nextLineStart: Int
+    private let contextBytes: Int
+    private var scanner: LiteralScanner?
+    private let contiguous: TextChunk?
+
+    private var buffer: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
+    private var windowBase: UnsafePointer<UInt8>?
+    private var windowStart = 0
+    private var windowEnd = -1
+
+    /// Where the next search starts, and whether an empty match was just found there.
+    private(set) var position: Int
+    private var notEmptyAtStart = false
+    private var knownLineEnd = -1
+    private var steps = 0
+
+    static let windowBytes = 128 * 1024
+    /// How much text past the search position a reused window must still hold.
+    static let minimumLookahead = 4096
+    static let lineSlack = 16
+
+    init(regex: CompiledRegex, limits: RegexLimits, text: any SearchableText, range: Range<Int>,
+         mode: Mode, prefilter: PrefilterSet?) {
+        precondition(mode != .candidateLines || prefilter != nil)
+        state = RegexMatchState(regex: regex, limits: limits)
+        self.text = text
+        self.range = range
+        self.mode = mode
+        subject = range
+        hasSubject = mode != .lineSubjects
+        nextLineStart = range.lowerBound
+        position = range.lowerBound
+        contextBytes = (regex.maxLookbehind + 2) * 4
+        scanner = prefilter.map { LiteralScanner(literals: $0.literals, text: text, range: range) }
+        if text.withContiguousStorageIfAvailable({ _ in true }) == true {
+            var whole = text.chunks(forwardIn: 0..<text.utf8Count)
+            contiguous = whole.next()
+        } else {
+            contiguous = nil
+        }
+    }
+
+    deinit { buffer?.deallocate() }
+
+    /// Continues the search from `offset` (a scalar boundary), as after a rejected match.
+    func reposition(to offset: Int) {
+        position = offset
+        notEmptyAtStart = false
+    }
+
+    func next() throws(MatchError) -> Match? {
+        switch mode {
+        case .wholeText:
+            return try nextMatch(startLimit: nil, initialEnd: position + RegexSearch.minimumLookahead,
+                                 preferredEnd: position + RegexSearch.windowBytes)
+        case .candidateLines:
+            return try nextOnCandidateLines()
+        case .lineSubjects:
+            return try nextInLineSubjects()
+        }
+    }
+
+    private func nextInLineSubjects() throws(MatchError) -> Match? {
+        while true {
+            if hasSubject && position <= subject.upperBound {
+                if let match = try nextMatch(startLimit: nil, initialEnd: position + RegexSearch.minimumLookahead,
+                                             preferredEnd: position + RegexSearch.windowBytes) {
+                    return match
+                }
+            }
+            // Move to the next line (the next one holding a candidate, with a prefilter).
+            guard nextLineStart <= range.upperBound else { return nil }
+            steps += 1
+            if steps & 255 == 0 && Task.isCancelled { throw .cancelled }
+            var lineStart = nextLineStart
+            if scanner != nil {
+                guard let occurrence = try scanner!.next(from: lineStart) else {
+                    nextLineStart = range.upperBound + 1
+                    return nil
+                }
+                lineStart = lineFeed(before: occurrence.lowerBound, notBefore: lineStart) + 1
+            }
+            let lineEnd = lineFeed(after: lineStart)
+            var contentEnd = lineEnd
+            if lineEnd < range.upperBound && contentEnd > lineStart && text.byte(at: contentEnd - 1) == 0x0D { contentEnd -= 1 }
+            subject = lineStart..<contentEnd
+            hasSubject = true
+            nextLineStart = lineEnd + 1
+            reposition(to: lineStart)
+            windowEnd = -1
+        }
+    }
+
+    private func nextOnCandidateLines() throws(MatchError) -> Match? {
+        // `subject` is the whole range here; lines only decide where PCRE2 runs.
+        while position <= range.upperBound {
+            steps += 1
+            if steps & 255 == 0 && Task.isCancelled { throw .cancelled }
+            guard let occurrence = try scanner!.next(from: position) else { break }
+            let lineEnd = occurrence.lowerBound < knownLineEnd ? knownLineEnd : lineFeed(after: occurrence.lowerBound)
+            knownLineEnd = lineEnd
+            let lineStart = max(position, lineFeed(before: occurrence.lowerBound, notBefore: position) + 1)
+            if lineStart > position { reposition(to: lineStart) }
+            let initialEnd = min(lineEnd + 1 + RegexSearch.lineSlack, position + RegexSearch.windowBytes)
+            if let match = try nextMatch(startLimit: lineEnd, initialEnd: initialEnd, preferredEnd: initialEnd) { return match }
+            reposition(to: lineEnd + 1)
+        }
+        position = range.upperBound + 1
+        return nil
+    }
+
+    /// The offset of the first line feed at or after `offset`, or the end of the range.
+    private func lineFeed(after offset: Int) -> Int {
+        var chunks = text.chunks(forwardIn: offset..<range.upperBound)
+        while let chunk = chunks.next() {
+            let found = trawl_find_byte(chunk.bytes.baseAddress!, chunk.bytes.count, 0x0A)
+            if found < chunk.bytes.count { return chunk.offset + found }
+        }
+        return range.upperBound
+    }
+
+    /// The offset of the last line feed before `offset` and not before `floor`, or `floor - 1`.
+    private func lineFeed(before offset: Int, notBefore floor: Int) -> Int {
+        var chunks = text.chunks(backwardIn: floor..<offset)
+        while let chunk = chunks.next() {
+            let found = trawl_find_last_byte(chunk.bytes.baseAddress!, chunk.bytes.count, 0x0A)
+            if found < chunk.bytes.count { return chunk.offset + found }
+        }
+        return floor - 1
+    }
+
+    /// The next match starting at or after `position` (and at or before `startLimit`, if given).
+    private func nextMatch(startLimit: Int?, initialEnd: Int, preferredEnd: Int) throws(MatchError) -> Match? {
+        var wantedEnd = min(subject.upperBound, initialEnd)
+        var fillEnd = min(subject.upperBound, max(preferredEnd, initialEnd))
+        while position <= subject.upperBound {
+            if let startLimit, position > startLimit { return nil }
+            steps += 1
+            if steps & 63 == 0 && Task.isCancelled { throw .cancelled }
+            prepareWindow(from: position, through: max(wantedEnd, min(subject.upperBound, position + 1)), fillingTo: fillEnd)
+            let isFinal = windowEnd == subject.upperBound
+            var options: UInt32 = 0
+            if !isFinal { options |= UInt32(PCRE2_PARTIAL_HARD) }
+            if notEmptyAtStart { options |= UInt32(PCRE2_NOTEMPTY_ATSTART) }
+            let window = UnsafeBufferPointer(start: windowBase, count: windowEnd - windowStart)
+            switch try state.match(window, from: position - windowStart, options: options, subjectOffset: windowStart) {
+            case .match(let start, let end):
+                let matchStart = windowStart + start, matchEnd = windowStart + end
+                if let startLimit, matchStart > startLimit { return nil }
+                let match = Match(range: matchStart..<max(matchStart, matchEnd), groups: state.groups(shiftedBy: windowStart))
+                position = max(matchEnd, position)
+                notEmptyAtStart = matchStart == matchEnd
+                return match
+            case .partial(let start):
+                if let startLimit, windowStart + start > startLimit { return nil }
+                let size = windowEnd - windowStart
+                wantedEnd = min(subject.upperBound, windowEnd + max(size, 4096))
+                fillEnd = wantedEnd
+            case .noMatch:
+                if isFinal {
+                    position = subject.upperBound + 1
+                    return nil
+                }
+                if let startLimit, windowEnd > startLimit { return nil }
+                reposition(to: windowEnd)
+                wantedEnd = min(subject.upperBound, position + RegexSearch.minimumLookahead)
+                fillEnd = min(subject.upperBound, position + RegexSearch.windowBytes)
+            }
+        }
+        return nil
+    }
+
+    /// Makes the window hold at least `[from - context, through)`; when it must be refilled, it is
+    /// filled up to `fillingTo`.
+    private func prepareWindow(from offset: Int, through end: Int, fillingTo fill: Int) {
+        if let contiguous {
+            // The whole text is one buffer: the window is a slice of it, so nothing is copied and
+            // lookbehind sees everything before the search position.
+            // Unless PCRE2 should stop at a candidate line, the window is the whole subject.
+            windowStart = subject.lowerBound
+            windowEnd = mode == .candidateLines ? max(end, fill) : subject.upperBound
+            windowBase = UnsafePointer(contiguous.bytes.baseAddress! + (subject.lowerBound - contiguous.offset))
+            return
+        }
+        let wantedStart = max(subject.lowerBound, offset - contextBytes)
+        if windowEnd >= 0 && windowStart <= wantedStart && windowEnd >= end && offset >= windowStart { return }
+        let start = text.scalarStart(atOrBefore: wantedStart)
+        var stop = max(end, fill)
+        while stop < subject.upperBound && text.byte(at: stop) & 0xC0 == 0x80 { stop += 1 }
+        let size = stop - start
+        if size > capacity || buffer == nil {
+            buffer?.deallocate()
+            capacity = max(size, capacity * 2, RegexSearch.windowBytes + 1024)
+            buffer = .allocate(capacity: capacity)
+        }
+        text.copyBytes(in: start..<stop, to: buffer!)
+        windowBase = UnsafePointer(buffer!)
+        windowStart = start
+        windowEnd = stop
+    }
+
+    /// Calls `body` with the bytes of a small range, from the window when it holds them.
+    func withBytes<R>(in wanted: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let base = windowBase, windowStart <= wanted.lowerBound, wanted.upperBound <= windowEnd {
+            return body(UnsafeBufferPointer(start: base + (wanted.lowerBound - windowStart), count: wanted.count))
+        }
+        return text.bytes(in: wanted).withUnsafeBufferPointer(body)
+    }
+}

@@ -1,0 +1,90 @@
+import Testing
+import TrawlMatch
+import TrawlText
+
+/// The find semantics of DESIGN.md, as an editor user sees them.
+@Suite struct EditorSemanticsTests {
+    func ranges(_ pattern: String, _ text: String, _ options: FindOptions = .regex) throws -> [Range<Int>] {
+        let matcher: any Matcher = options.syntax == .regex ? try RegexMatcher(pattern, options: options) : LiteralMatcher(pattern, options: options)
+        return try matcher.matches(in: Rope(text)).map(\.range)
+    }
+
+    @Test func onlyPatternsWithALineBreakMatchAcrossLines() throws {
+        #expect(try ranges("foo\\s+bar", "foo\nbar").isEmpty)
+        #expect(try ranges("foo\\s+bar", "foo  bar") == [0..<8])
+        #expect(try ranges("foo\\nbar", "foo\nbar") == [0..<7])
+        #expect(try ranges("foo\\nbar", "foo\r\nbar") == [0..<8], "\\n matches CRLF")
+        #expect(try ranges("foo\nbar", "foo\r\nbar", FindOptions()) == [0..<8], "a literal line feed matches CRLF")
+        #expect(try ranges("[^x]+", "ab\ncd") == [0..<2, 3..<5])
+        #expect(try ranges("\\s+$", "a \r\nb") == [1..<2], "a line ends before CRLF")
+    }
+
+    @Test func anchorsWorkAtLines() throws {
+        #expect(try ranges("^", "a\nb\n") == [0..<0, 2..<2, 4..<4], "the empty last line has a start too")
+        #expect(try ranges("$", "a\r\nb") == [1..<1, 4..<4])
+        #expect(try ranges("^b", "a\r\nb") == [3..<4])
+    }
+
+    @Test func emptyMatchesStepOneScalar() throws {
+        #expect(try ranges("x*", "é😀") == [0..<0, 2..<2, 6..<6])
+        #expect(try ranges("", "ab") == [0..<0, 1..<1, 2..<2])
+    }
+
+    @Test func caseFoldingIsUnicodeSimpleFolding() throws {
+        let caseless = FindOptions(matchCase: false)
+        #expect(try ranges("straße", "STRAẞE straße", caseless) == [0..<8, 9..<16])
+        #expect(try ranges("k", "K k \u{212A}", caseless) == [0..<1, 2..<3, 4..<7], "the Kelvin sign folds to k")
+        #expect(try ranges("ж", "Ж ж", caseless) == [0..<2, 3..<5])
+        #expect(try ranges("EventLoop", "eventloop EVENTLOOP", caseless) == [0..<9, 10..<19])
+    }
+
+    @Test func wholeWordUsesSeparatorsAndLettersOfEveryScript() throws {
+        let whole = FindOptions(wholeWord: true)
+        #expect(try ranges("foo", "foo foobar (foo) foo.bar barfoo", whole) == [0..<3, 12..<15, 17..<20])
+        #expect(try ranges("кот", "кот котик кот", whole) == [0..<6, 18..<24])
+        #expect(try ranges("a", "aa a", whole) == [3..<4], "a rejected start retries one scalar later")
+        #expect(try ranges(".bar", "foo.bar", whole) == [3..<7], "a match that starts with a separator is whole")
+        var custom = whole
+        custom.wordSeparators = WordSeparators("-")
+        #expect(try ranges("foo", "foo-bar foo.bar", custom) == [0..<3])
+        var regexWhole = FindOptions.regex
+        regexWhole.wholeWord = true
+        #expect(try ranges("\\w+ing", "sing singer king", regexWhole) == [0..<4, 12..<16])
+    }
+
+    @Test func catastrophicPatternsStopAtALimit() throws {
+        let text = Rope(String(repeating: "a", count: 30) + "b")
+        #expect(throws: MatchError.self) { try RegexMatcher("(a+)+$").matches(in: text) }
+        do {
+            _ = try RegexMatcher("(a+)+$").matches(in: text)
+        } catch {
+            guard case .limitExceeded(let kind, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(kind == .matchLimit || kind == .depthLimit)
+        }
+        var tight = FindOptions.regex
+        tight.limits.matchLimit = 1000
+        #expect(throws: MatchError.self) { try RegexMatcher("(\\w+)*[0-9]", options: tight).matches(in: Rope(String(repeating: "ab", count: 40))) }
+        // A required literal that never occurs means PCRE2 never runs: no limit is reached.
+        #expect(try RegexMatcher("(\\w+)*x", options: tight).matches(in: Rope(String(repeating: "ab", count: 40))).isEmpty)
+    }
+
+    @Test func searchingARangeTreatsItAsTheWholeText() throws {
+        let rope = Rope("foo bar foo bar")
+        let matcher = try RegexMatcher("^foo")
+        #expect(try matcher.matches(in: rope, range: 8..<15).map(\.range) == [8..<11])
+        #expect(try LiteralMatcher("bar").matches(in: rope, range: 5..<13).map(\.range) == [])
+        #expect(try matcher.firstMatch(in: rope, startingAtOrAfter: 1) == nil)
+        #expect(try LiteralMatcher("foo").firstMatch(in: rope, startingAtOrAfter: 1)?.range == 8..<11)
+    }
+
+    @Test func cancellationStopsALongSearch() async throws {
+        let text = Rope(String(repeating: "abcdefgh\n", count: 200_000))
+        let matcher = try RegexMatcher("\\w+z")
+        let task = Task { () throws(MatchError) -> Int in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try matcher.count(in: text)
+        }
+        let result = await task.result
+        #expect(throws: MatchError.cancelled) { try result.get() }
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+import TrawlMatch
+import TrawlText
+
+/// Matching chunked text (random chunk sizes, and ropes) gives exactly what PCRE2 gives on one
+/// contiguous buffer, for a few hundred patterns with and without case folding.
+@Suite struct MatcherDifferentialTests {
+    static let patterns: [String] = [
+        // literals and classes
+        "foo", "Foo", "bar|baz", "ab", "abc", "a", "é", "É", "ß", "straße", "中文", "😀", "👍🏽", "\\.", "\\(", "x1",
+        "[abc]", "[^abc]", "[a-z]+", "[A-Z][a-z]+", "[éÉ]", "[😀a]", "\\d+", "\\w+", "\\W+", "\\s+", "\\S+", "\\h+", ".", ".+",
+        "(?s).+", "\\N+", "\\X", "\\p{L}+", "\\p{Lu}", "\\P{L}+", "[[:alpha:]]+", "[[:space:]]+",
+        // the benchmark patterns
+        "\\w+Error\\b", "func\\s+\\w+\\(", "(struct|class|enum|protocol)\\s+[A-Z]\\w*", "[a-z]+ing\\b", "(?i)eventloop",
+        // anchors and empty matches
+        "^", "$", "^$", "\\b", "\\B", "x*", "a*", "(?:)", "a?", "^\\s*$", "^foo", "foo$", "bar$", "\\Afoo", "\\z", "\\Z",
+        "^.*$", "\\G", "(?m)^a", "b\\b", "\\bfoo\\b", "\\berror\\b",
+        // line endings: \n matches LF and CRLF
+        "\\n", "\\r\\n", "\\r", "\\n\\n", "a\\nb", "foo\\s*\\n", "$\\n^", "\\R", "[\\r\\n]+", ".\\n", "\\v+",
+        // lookaround, including across chunk boundaries
+        "(?<=a)b", "(?<!a)b", "(?<=foo)bar", "(?<=ab)c", "(?<=\\n)foo", "(?<=é)\\w", "bar(?=baz)", "foo(?!bar)",
+        "(?<=\\bfoo)\\s", "(?<![a-z])ing", "\\w+(?=\\()",
+        // groups and alternation
+        "(a)(b)?", "(foo)|(bar)", "(?<word>\\w+)\\s+\\k<word>", "(a|b)+", "(?:ab)+", "((a)|b)+", "(\\w)\\1",
+        "(?i)(foo|bar)", "(?i:f)oo", "a(?i)b", "(?x) f o o ", "(?x)foo # comment\n", "[a-c]{2,3}", "a{2}", "(ab){1,2}",
+        "\\w{3,}", "(?>a+)b", "a++b", "a+?", "\\w+?ing", "(?|(a)|(b))", "(?U)a+", "(?n)(a)",
+        // case-folding specials
+        "k", "K", "s", "S", "Ж", "STRASSE", "\\x{212A}", "ſ", "[k-m]", "(?i)k", "(?i)ss",
+        // escapes
+        "\\x41", "\\x{1F600}", "\\t", "\\Qa.b\\E", "\\Q(\\E", "\\e", "\\cJ", "\\012",
+    ]
+
+    @Test(arguments: [false, true])
+    func regexMatchesAreIndependentOfChunking(caseless: Bool) throws {
+        var random = SeededGenerator(seed: Settings.seed &+ (caseless ? 1 : 0))
+        let texts = (0..<(3 * Settings.scale)).map { _ in random.matchText(pieces: 200) } + [[], Array("a".utf8), Array("\r\n".utf8)]
+        var checked = 0
+        for pattern in Self.patterns {
+            let oracle: ContiguousOracle
+            do { oracle = try ContiguousOracle(pattern: pattern, caseless: caseless) } catch {
+                Issue.record("oracle cannot compile \(pattern)")
+                continue
+            }
+            let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: !caseless))
+            for text in texts {
+                let expected = matcher.matchesLineByLine ? try oracle.matchesLineByLine(in: text) : try oracle.matches(in: text)
+                let chunked = ChunkedText(chunks: random.chunks(of: text, maxSize: Int.random(in: 1...9, using: &random)))
+                let rope = try Rope(validating: text)
+                let contiguous = try ContiguousText(validating: text)
+                for (name, actual) in [("chunked", try matcher.matches(in: chunked)), ("rope", try matcher.matches(in: rope)),
+                                       ("contiguous", try matcher.matches(in: contiguous))] where actual != expected {
+                    Issue.record("\(pattern) caseless=\(caseless) \(name): \(actual.prefix(5)) != \(expected.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription.prefix(200))")
+                    return
+                }
+                checked += 1
+            }
+        }
+        #expect(checked == Self.patterns.count * texts.count)
+    }
+
+    @Test(arguments: [false, true])
+    func literalMatchesEqualTheEscapedRegex(caseless: Bool) throws {
+        var random = SeededGenerator(seed: Settings.seed &+ 7 &+ (caseless ? 1 : 0))
+        let needles = ["foo", "o", "ab", "abab", "a\nb", "\n", "é", "straße", "STRASSE", "k", "😀", "Error", "e\u{301}", "\r\n",
+                       " ", "..", "x1", "eventloop", "Ж"] + (0..<40).map { _ in String(decoding: random.matchText(pieces: 3), as: UTF8.self) }
+        for needle in needles where !needle.isEmpty {
+            let oracle = try ContiguousOracle(pattern: LiteralMatcher.escapedPattern(needle), caseless: caseless)
+            let matcher = LiteralMatcher(needle, options: FindOptions(matchCase: !caseless))
+            for _ in 0..<(4 * Settings.scale) {
+                let text = random.matchText(pieces: 300)
+                let expected = try oracle.matches(in: text)
+                let chunked = ChunkedText(chunks: random.chunks(of: text, maxSize: Int.random(in: 1...7, using: &random)))
+                let actual = try matcher.matches(in: chunked)
+                if actual != expected {
+                    Issue.record("literal \(needle.debugDescription) caseless=\(caseless): \(actual.prefix(5)) != \(expected.prefix(5))")
+                    return
+                }
+                #expect(try matcher.matches(in: Rope(validating: text)) == expected)
+            }
+        }
+    }
+
+    @Test func prefilterIsUsedForPatternsWithRequiredLiterals() throws {
+        for pattern in ["\\w+Error\\b", "func\\s+\\w+\\(", "(struct|class|enum|protocol)\\s+[A-Z]\\w*", "(?i)eventloop"] {
+            #expect(try RegexMatcher(pattern).usesPrefilter, "\(pattern)")
+        }
+        for pattern in ["\\w+", "a\\nb", "(?s)foo.*bar", "(?i)k"] {
+            #expect(try !RegexMatcher(pattern).usesPrefilter, "\(pattern)")
+        }
+    }
+}
