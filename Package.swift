@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch"]),
         .executableTarget(name: "trawl-rope-demo", dependencies: ["TrawlText"]),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText"]),
-        .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "CPCRE2"]),
+        .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText"]),
     ],
     swiftLanguageModes: [.v6]
 )

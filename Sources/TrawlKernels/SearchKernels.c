@@ -48,3 +48,66 @@ size_t trawl_find_any_byte(const uint8_t *bytes, size_t count, const uint8_t *se
     }
     return count;
 }
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define TRAWL_HAVE_AVX2_DISPATCH 1
+// AVX2 doubles the bytes per step; chosen at run time, so the binary still runs on SSE2-only CPUs.
+__attribute__((target("avx2")))
+static size_t find_pair_avx2(const uint8_t *bytes, size_t starts,
+                             size_t offset1, uint8_t fold1, uint8_t byte1,
+                             size_t offset2, uint8_t fold2, uint8_t byte2) {
+    size_t i = 0;
+    const __m256i f1 = _mm256_set1_epi8((char)fold1), t1 = _mm256_set1_epi8((char)byte1);
+    const __m256i f2 = _mm256_set1_epi8((char)fold2), t2 = _mm256_set1_epi8((char)byte2);
+    for (; i + 64 <= starts; i += 64) {
+        const uint8_t *a = bytes + i + offset1, *b = bytes + i + offset2;
+        __m256i low = _mm256_and_si256(
+            _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)a), f1), t1),
+            _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)b), f2), t2));
+        __m256i high = _mm256_and_si256(
+            _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)(a + 32)), f1), t1),
+            _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)(b + 32)), f2), t2));
+        uint64_t mask = (uint32_t)_mm256_movemask_epi8(low) | ((uint64_t)(uint32_t)_mm256_movemask_epi8(high) << 32);
+        if (mask) return i + (size_t)__builtin_ctzll(mask);
+    }
+    for (; i < starts; i++) {
+        if ((bytes[i + offset1] | fold1) == byte1 && (bytes[i + offset2] | fold2) == byte2) return i;
+    }
+    return starts;
+}
+
+static int has_avx2(void) {
+    static int state = -1;
+    if (state < 0) state = __builtin_cpu_supports("avx2") ? 1 : 0;
+    return state;
+}
+#endif
+
+size_t trawl_find_pair(const uint8_t *bytes, size_t starts,
+                       size_t offset1, uint8_t fold1, uint8_t byte1,
+                       size_t offset2, uint8_t fold2, uint8_t byte2) {
+#ifdef TRAWL_HAVE_AVX2_DISPATCH
+    if (starts >= 64 && has_avx2()) return find_pair_avx2(bytes, starts, offset1, fold1, byte1, offset2, fold2, byte2);
+#endif
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i f1 = _mm_set1_epi8((char)fold1), t1 = _mm_set1_epi8((char)byte1);
+    const __m128i f2 = _mm_set1_epi8((char)fold2), t2 = _mm_set1_epi8((char)byte2);
+    for (; i + 32 <= starts; i += 32) {
+        const uint8_t *a = bytes + i + offset1, *b = bytes + i + offset2;
+        __m128i hitLow = _mm_and_si128(
+            _mm_cmpeq_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)a), f1), t1),
+            _mm_cmpeq_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)b), f2), t2));
+        __m128i hitHigh = _mm_and_si128(
+            _mm_cmpeq_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)(a + 16)), f1), t1),
+            _mm_cmpeq_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)(b + 16)), f2), t2));
+        unsigned mask = (unsigned)_mm_movemask_epi8(hitLow) | ((unsigned)_mm_movemask_epi8(hitHigh) << 16);
+        if (mask) return i + (size_t)__builtin_ctz(mask);
+    }
+#endif
+    for (; i < starts; i++) {
+        if ((bytes[i + offset1] | fold1) == byte1 && (bytes[i + offset2] | fold2) == byte2) return i;
+    }
+    return starts;
+}

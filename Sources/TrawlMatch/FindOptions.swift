@@ -58,16 +58,33 @@ public struct RegexLimits: Hashable, Sendable {
 public struct WordSeparators: Hashable, Sendable {
     /// The separator characters besides whitespace.
     public let characters: Set<Unicode.Scalar>
+    /// Bit `b` is set when ASCII byte `b` separates words: the common case needs no decoding.
+    private let asciiMask: (UInt64, UInt64)
 
     public init(_ characters: String) {
         self.characters = Set(characters.unicodeScalars)
+        var low: UInt64 = 0, high: UInt64 = 0
+        for value in 0..<128 {
+            let scalar = Unicode.Scalar(UInt8(value))
+            if scalar.properties.isWhitespace || self.characters.contains(scalar) {
+                if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
+            }
+        }
+        asciiMask = (low, high)
     }
+
+    public static func == (lhs: WordSeparators, rhs: WordSeparators) -> Bool { lhs.characters == rhs.characters }
+    public func hash(into hasher: inout Hasher) { hasher.combine(characters) }
 
     /// VS Code's default separators.
     public static let `default` = WordSeparators("`~!@#$%^&*()-=+[{]}\\|;:'\",.<>/?")
 
     /// Whether a scalar separates words.
+    @inline(__always)
     public func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace || characters.contains(scalar)
+        let value = scalar.value
+        if value < 64 { return asciiMask.0 & (1 << UInt64(value)) != 0 }
+        if value < 128 { return asciiMask.1 & (1 << UInt64(value - 64)) != 0 }
+        return scalar.properties.isWhitespace || characters.contains(scalar)
     }
 }

@@ -27,12 +27,31 @@ public struct LiteralMatcher: Matcher {
             implementation = .empty
         } else if options.matchCase && !needle.utf8.contains(0x0A) {
             implementation = .bytes(PrefilterLiteral(bytes: needle.utf8))
+        } else if !options.matchCase, let folded = LiteralMatcher.asciiCaseless(needle) {
+            implementation = .bytes(folded)
         } else {
             var regexOptions = options
             regexOptions.syntax = .regex
             // An escaped literal always compiles.
             implementation = .regex(try! RegexMatcher(LiteralMatcher.escapedPattern(needle), options: regexOptions))
         }
+    }
+
+    /// An ASCII needle whose letters fold only to their other ASCII case (every letter but k and s,
+    /// which also match the Kelvin sign and long s), as a caseless literal; `nil` otherwise.
+    static func asciiCaseless(_ needle: String) -> PrefilterLiteral? {
+        var units: [UInt16] = []
+        for byte in needle.utf8 {
+            guard byte < 0x80, byte != 0x0A else { return nil }
+            let lower = byte | 0x20
+            if (0x61...0x7A).contains(lower) {
+                if lower == UInt8(ascii: "k") || lower == UInt8(ascii: "s") { return nil }
+                units.append(PrefilterLiteral.caselessFlag | UInt16(lower))
+            } else {
+                units.append(UInt16(byte))
+            }
+        }
+        return PrefilterLiteral(units: units)
     }
 
     /// The needle as a PCRE2 pattern matching it literally (a line feed written as `\n`).

@@ -2,20 +2,43 @@ import TrawlKernels
 
 /// Finds occurrences of any of a small set of literals in chunked text, reading chunks in place.
 ///
-/// It scans for the rarest byte of each literal (glibc `memchr` for one byte, an SSE2 kernel for up
-/// to 16) and verifies the literal around each hit, so throughput is close to `memchr`'s when the
-/// anchor bytes are rare. Literals may span chunk boundaries. Occurrences come in order of their
+/// A single literal of two or more bytes is found with a SIMD scan for its two rarest bytes at
+/// their distance (memchr's "packed pair" idea), which leaves few false candidates even when each
+/// byte alone is common; starts whose bytes straddle a chunk boundary are checked one by one. A set
+/// of literals is found by scanning for the rarest byte of each (glibc `memchr` for one byte, an
+/// SSE2 kernel for up to 16) and verifying around each hit. Occurrences come in order of their
 /// anchor positions, which for a single literal is the order of their starts.
-struct LiteralScanner {
+final class LiteralScanner {
     let literals: [PrefilterLiteral]
     private let anchors: [Int]
     private let anchorSet: [UInt8]
     private let minAnchor: Int
     let text: any SearchableText
     let range: Range<Int>
-    private var chunks: (any IteratorProtocol<TextChunk>)?
-    private(set) var chunk: TextChunk?
-    private var resume: Int
+    @exclusivity(unchecked) private var chunks: (any IteratorProtocol<TextChunk>)?
+    @exclusivity(unchecked) private(set) var chunk: TextChunk?
+    @exclusivity(unchecked) private var resume: Int
+    private let pair: Pair?
+
+    private struct Pair {
+        var offset1: Int, fold1: UInt8, byte1: UInt8
+        var offset2: Int, fold2: UInt8, byte2: UInt8
+
+        init(_ literal: PrefilterLiteral) {
+            func rarity(_ index: Int) -> Int {
+                PrefilterLiteral.bytes(of: literal.units[index]).map { Int(byteRarity[Int($0)]) }.min()!
+            }
+            let ranked = literal.units.indices.sorted { (rarity($0), -$0) > (rarity($1), -$1) }
+            let first = min(ranked[0], ranked[1]), second = max(ranked[0], ranked[1])
+            func parts(_ unit: UInt16) -> (UInt8, UInt8) {
+                unit & PrefilterLiteral.caselessFlag != 0 ? (0x20, UInt8(unit & 0xFF)) : (0, UInt8(unit))
+            }
+            (fold1, byte1) = parts(literal.units[first])
+            (fold2, byte2) = parts(literal.units[second])
+            offset1 = first
+            offset2 = second
+        }
+    }
 
     /// The largest number of distinct bytes scanned for at once.
     static let maxAnchorBytes = 16
@@ -34,12 +57,14 @@ struct LiteralScanner {
         self.text = text
         self.range = range
         resume = range.lowerBound
+        pair = literals.count == 1 && literals[0].count >= 2 ? Pair(literals[0]) : nil
     }
 
     /// The next occurrence starting at or after `position`. Positions passed to successive calls
     /// must not decrease.
     /// - Throws: ``MatchError/cancelled`` when the task is cancelled during a long scan.
-    mutating func next(from position: Int) throws(MatchError) -> Range<Int>? {
+    func next(from position: Int) throws(MatchError) -> Range<Int>? {
+        if let pair { return try nextByPair(pair, from: position) }
         var scan = max(resume, position + minAnchor)
         var chunksScanned = 0
         while scan < range.upperBound {
@@ -72,8 +97,48 @@ struct LiteralScanner {
         return nil
     }
 
+    private func nextByPair(_ pair: Pair, from position: Int) throws(MatchError) -> Range<Int>? {
+        let literal = literals[0]
+        let length = literal.count
+        var start = max(resume, position)
+        var chunksScanned = 0
+        while start + length <= range.upperBound {
+            chunksScanned += 1
+            if chunksScanned & 63 == 0 && Task.isCancelled { throw .cancelled }
+            guard let current = chunkContaining(start) else { break }
+            let base = current.bytes.baseAddress!
+            let local = start - current.offset
+            let fitting = current.bytes.count - length + 1 // starts whose literal lies in this chunk
+            if local < fitting {
+                let found = trawl_find_pair(base + local, fitting - local, pair.offset1, pair.fold1, pair.byte1,
+                                            pair.offset2, pair.fold2, pair.byte2)
+                if found < fitting - local {
+                    let candidate = current.offset + local + found
+                    if verify(literal, at: candidate) {
+                        resume = candidate // inclusive: asking again from before it returns it again
+                        return candidate..<(candidate + length)
+                    }
+                    start = candidate + 1
+                    continue
+                }
+                start = current.offset + fitting
+            }
+            // Starts whose literal runs into the next chunk: check the first unit, then gather.
+            while start < current.end {
+                if start + length > range.upperBound { break }
+                if matchesPrefixInChunk(literal, at: start, in: current), verify(literal, at: start) {
+                    resume = start
+                    return start..<(start + length)
+                }
+                start += 1
+            }
+        }
+        resume = range.upperBound
+        return nil
+    }
+
     /// The chunk holding `offset`, moving forward (or re-seeking when far ahead).
-    private mutating func chunkContaining(_ offset: Int) -> TextChunk? {
+    private func chunkContaining(_ offset: Int) -> TextChunk? {
         if let current = chunk, current.offset <= offset, offset < current.end { return current }
         if chunk == nil || offset < chunk!.offset || offset >= chunk!.end + 256 * 1024 {
             chunks = text.chunks(forwardIn: offset..<range.upperBound)
@@ -88,6 +153,16 @@ struct LiteralScanner {
                 return next
             }
         }
+    }
+
+    /// Whether the part of `literal` at `start` that lies inside `chunk` matches (checked before
+    /// gathering bytes across the boundary).
+    private func matchesPrefixInChunk(_ literal: PrefilterLiteral, at start: Int, in chunk: TextChunk) -> Bool {
+        let available = min(literal.count, chunk.end - start)
+        for index in 0..<available where !PrefilterLiteral.unit(literal.units[index], matches: chunk.bytes[start - chunk.offset + index]) {
+            return false
+        }
+        return true
     }
 
     private func verify(_ literal: PrefilterLiteral, at start: Int) -> Bool {

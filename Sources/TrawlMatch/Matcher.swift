@@ -71,8 +71,8 @@ extension RegexSearch: MatchEngine {}
 
 /// Yields the occurrences of one literal, found by a ``LiteralScanner``.
 final class LiteralSearch: MatchEngine {
-    private var scanner: LiteralScanner
-    private var position: Int
+    private let scanner: LiteralScanner
+    @exclusivity(unchecked) private var position: Int
 
     init(literal: PrefilterLiteral, text: any SearchableText, range: Range<Int>) {
         scanner = LiteralScanner(literals: [literal], text: text, range: range)

@@ -30,6 +30,9 @@ public struct PatternAnalysis: Sendable {
     public let isComplete: Bool
 
     let prefilter: PrefilterSet?
+    /// The one string the pattern matches, when it is a plain literal (no assertions): then a
+    /// literal scan finds exactly the matches PCRE2 would.
+    let exactLiteral: PrefilterLiteral?
     private let offsetMap: [(compiled: Int, original: Int)]
 
     /// Analyzes a PCRE2 pattern; `caseless` is the initial state of the `i` flag.
@@ -42,6 +45,11 @@ public struct PatternAnalysis: Sendable {
         canMatchLineFeed = parser.failed || info.canMatchLineFeed
         isMultiline = parser.mentionsLineBreak
         hasSubjectAssertions = parser.failed || parser.hasSubjectAssertions
+        if !parser.failed, !parser.hasAssertions, let exact = info.exact, exact.count == 1, let only = exact.first, !only.isEmpty {
+            exactLiteral = PrefilterLiteral(units: only)
+        } else {
+            exactLiteral = nil
+        }
         if parser.failed {
             prefilter = nil
         } else {
@@ -171,6 +179,8 @@ struct PatternParser {
     var failed = false
     var mentionsLineBreak = false
     var hasSubjectAssertions = false
+    /// Any zero-width assertion: anchors, `\b`, `\B`, `\K`, lookaround.
+    var hasAssertions = false
     /// Inside a lookbehind `\n` stays as written: PCRE2 needs fixed-length lookbehinds, and the
     /// character before a position after CRLF is the LF anyway.
     var lookbehindDepth = 0
@@ -300,6 +310,7 @@ struct PatternParser {
             if flags.dotAll { mentionsLineBreak = true }
             return .unknown(lineFeed: flags.dotAll)
         case UInt8(ascii: "^"), UInt8(ascii: "$"):
+            hasAssertions = true
             copy()
             return .empty
         case UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"):
@@ -424,7 +435,10 @@ struct PatternParser {
                 inner = setting
             }
         }
-        if isLookaround { hasSubjectAssertions = true }
+        if isLookaround {
+            hasSubjectAssertions = true
+            hasAssertions = true
+        }
         if isLookbehind { lookbehindDepth += 1 }
         let info = parseAlternation(&inner)
         if isLookbehind { lookbehindDepth -= 1 }
@@ -529,9 +543,11 @@ struct PatternParser {
         case UInt8(ascii: "e"): copy(2); return .literal([0x1B])
         case UInt8(ascii: "a"): copy(2); return .literal([0x07])
         case UInt8(ascii: "b"), UInt8(ascii: "B"), UInt8(ascii: "K"):
+            hasAssertions = true
             copy(2)
             return .empty
         case UInt8(ascii: "A"), UInt8(ascii: "z"), UInt8(ascii: "Z"), UInt8(ascii: "G"):
+            hasAssertions = true
             hasSubjectAssertions = true
             copy(2)
             return .empty

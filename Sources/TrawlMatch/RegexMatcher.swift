@@ -13,6 +13,8 @@ public struct RegexMatcher: Matcher {
     let regex: CompiledRegex
     let prefilter: PrefilterSet?
     let mode: RegexSearch.Mode
+    /// Set when the pattern is one plain literal: matches are then found by the literal scanner.
+    let literal: PrefilterLiteral?
 
     /// The smallest prefilter score worth scanning for (about two uncommon bytes).
     static let minimumPrefilterScore = 40
@@ -35,6 +37,7 @@ public struct RegexMatcher: Matcher {
             }
             throw error
         }
+        literal = regex.captureCount == 0 ? analysis.exactLiteral : nil
         var usable: PrefilterSet?
         if let set = analysis.prefilter, LiteralScanner.canScan(set), set.score >= RegexMatcher.minimumPrefilterScore {
             usable = set
@@ -69,7 +72,12 @@ public struct RegexMatcher: Matcher {
 
     public func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor {
         precondition(range.lowerBound >= 0 && range.upperBound <= text.utf8Count, "range out of bounds")
-        let search = RegexSearch(regex: regex, limits: options.limits, text: text, range: range, mode: mode, prefilter: prefilter)
+        let search: any MatchEngine
+        if let literal {
+            search = LiteralSearch(literal: literal, text: text, range: range)
+        } else {
+            search = RegexSearch(regex: regex, limits: options.limits, text: text, range: range, mode: mode, prefilter: prefilter)
+        }
         if options.wholeWord {
             return MatchCursor(engine: WholeWordFilter(base: search, range: range, separators: options.wordSeparators))
         }

@@ -35,24 +35,24 @@ final class RegexSearch {
     let range: Range<Int>
     let mode: Mode
     /// The current subject: the range, or the current line in ``Mode/lineSubjects``.
-    private var subject: Range<Int>
-    private var hasSubject: Bool
-    private var nextLineStart: Int
+    @exclusivity(unchecked) private var subject: Range<Int>
+    @exclusivity(unchecked) private var hasSubject: Bool
+    @exclusivity(unchecked) private var nextLineStart: Int
     private let contextBytes: Int
-    private var scanner: LiteralScanner?
+    private let scanner: LiteralScanner?
     private let contiguous: TextChunk?
 
-    private var buffer: UnsafeMutablePointer<UInt8>?
-    private var capacity = 0
-    private var windowBase: UnsafePointer<UInt8>?
-    private var windowStart = 0
-    private var windowEnd = -1
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>?
+    @exclusivity(unchecked) private var capacity = 0
+    @exclusivity(unchecked) private var windowBase: UnsafePointer<UInt8>?
+    @exclusivity(unchecked) private var windowStart = 0
+    @exclusivity(unchecked) private var windowEnd = -1
 
     /// Where the next search starts, and whether an empty match was just found there.
-    private(set) var position: Int
-    private var notEmptyAtStart = false
-    private var knownLineEnd = -1
-    private var steps = 0
+    @exclusivity(unchecked) private(set) var position: Int
+    @exclusivity(unchecked) private var notEmptyAtStart = false
+    @exclusivity(unchecked) private var knownLineEnd = -1
+    @exclusivity(unchecked) private var steps = 0
 
     static let windowBytes = 128 * 1024
     /// How much text past the search position a reused window must still hold.
@@ -102,6 +102,12 @@ final class RegexSearch {
 
     private func nextInLineSubjects() throws(MatchError) -> Match? {
         while true {
+            if hasSubject && position <= subject.upperBound, position > subject.lowerBound, let scanner {
+                // After a match: a further match in this line would contain another occurrence.
+                if try scanner.next(from: position).map({ $0.upperBound > subject.upperBound }) ?? true {
+                    hasSubject = false
+                }
+            }
             if hasSubject && position <= subject.upperBound {
                 if let match = try nextMatch(startLimit: nil, initialEnd: position + RegexSearch.minimumLookahead,
                                              preferredEnd: position + RegexSearch.windowBytes) {
@@ -122,7 +128,7 @@ final class RegexSearch {
             }
             let lineEnd = lineFeed(after: lineStart)
             var contentEnd = lineEnd
-            if lineEnd < range.upperBound && contentEnd > lineStart && text.byte(at: contentEnd - 1) == 0x0D { contentEnd -= 1 }
+            if lineEnd < range.upperBound && contentEnd > lineStart && byte(at: contentEnd - 1) == 0x0D { contentEnd -= 1 }
             subject = lineStart..<contentEnd
             hasSubject = true
             nextLineStart = lineEnd + 1
@@ -149,9 +155,28 @@ final class RegexSearch {
         return nil
     }
 
+    /// The prefilter's current chunk, when it holds all of `wanted`: candidate lines are usually
+    /// found, bounded and matched inside it without copying or seeking.
+    private func heldChunk(covering wanted: Range<Int>) -> TextChunk? {
+        guard let chunk = scanner?.chunk, chunk.offset <= wanted.lowerBound, wanted.upperBound <= chunk.end else { return nil }
+        return chunk
+    }
+
+    private func byte(at offset: Int) -> UInt8 {
+        if let chunk = heldChunk(covering: offset..<(offset + 1)) { return chunk.bytes[offset - chunk.offset] }
+        return text.byte(at: offset)
+    }
+
     /// The offset of the first line feed at or after `offset`, or the end of the range.
     private func lineFeed(after offset: Int) -> Int {
-        var chunks = text.chunks(forwardIn: offset..<range.upperBound)
+        var from = offset
+        if let chunk = heldChunk(covering: offset..<offset) {
+            let local = offset - chunk.offset
+            let found = trawl_find_byte(chunk.bytes.baseAddress! + local, chunk.bytes.count - local, 0x0A)
+            if local + found < chunk.bytes.count { return offset + found }
+            from = chunk.end
+        }
+        var chunks = text.chunks(forwardIn: from..<range.upperBound)
         while let chunk = chunks.next() {
             let found = trawl_find_byte(chunk.bytes.baseAddress!, chunk.bytes.count, 0x0A)
             if found < chunk.bytes.count { return chunk.offset + found }
@@ -161,7 +186,15 @@ final class RegexSearch {
 
     /// The offset of the last line feed before `offset` and not before `floor`, or `floor - 1`.
     private func lineFeed(before offset: Int, notBefore floor: Int) -> Int {
-        var chunks = text.chunks(backwardIn: floor..<offset)
+        var upTo = offset
+        if let chunk = heldChunk(covering: offset..<offset) {
+            let low = max(floor, chunk.offset)
+            let found = trawl_find_last_byte(chunk.bytes.baseAddress! + (low - chunk.offset), offset - low, 0x0A)
+            if found < offset - low { return low + found }
+            if low == floor { return floor - 1 }
+            upTo = low
+        }
+        var chunks = text.chunks(backwardIn: floor..<upTo)
         while let chunk = chunks.next() {
             let found = trawl_find_last_byte(chunk.bytes.baseAddress!, chunk.bytes.count, 0x0A)
             if found < chunk.bytes.count { return chunk.offset + found }
@@ -223,10 +256,21 @@ final class RegexSearch {
             return
         }
         let wantedStart = max(subject.lowerBound, offset - contextBytes)
-        if windowEnd >= 0 && windowStart <= wantedStart && windowEnd >= end && offset >= windowStart { return }
-        let start = text.scalarStart(atOrBefore: wantedStart)
+        if windowEnd >= 0 && windowStart <= wantedStart && windowEnd >= end && offset >= windowStart && buffer != nil
+            && windowBase == UnsafePointer(buffer!) {
+            return
+        }
+        var start = wantedStart
+        while start > subject.lowerBound && byte(at: start) & 0xC0 == 0x80 { start -= 1 }
         var stop = max(end, fill)
-        while stop < subject.upperBound && text.byte(at: stop) & 0xC0 == 0x80 { stop += 1 }
+        while stop < subject.upperBound && byte(at: stop) & 0xC0 == 0x80 { stop += 1 }
+        if let chunk = heldChunk(covering: start..<stop) {
+            // Zero copy: the window is a slice of the chunk the prefilter is reading.
+            windowBase = UnsafePointer(chunk.bytes.baseAddress! + (start - chunk.offset))
+            windowStart = start
+            windowEnd = stop
+            return
+        }
         let size = stop - start
         if size > capacity || buffer == nil {
             buffer?.deallocate()

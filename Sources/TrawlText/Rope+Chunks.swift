@@ -1,38 +1,46 @@
 /// A position on the leaf level of a rope tree, with the path from the root, so that moving to the
 /// next or previous leaf is amortized O(1).
+///
+/// The path holds unretained references: `root` keeps the whole tree alive, and a cursor never
+/// outlives its tree, so walking leaves costs no reference counting.
 struct LeafCursor {
-    private var path: [(node: Node, index: Int)] = []
-    private(set) var leaf: Node
+    private let root: Node
+    private var path: [(node: Unmanaged<Node>, index: Int)] = []
+    private(set) var leaf: Unmanaged<Node>
     /// The UTF-8 offset of the leaf's first byte.
     private(set) var leafStart: Int
 
     /// Positions the cursor on the leaf holding byte `offset`; with `leftBias`, an offset on a
     /// boundary selects the leaf that ends there.
     init(root: Node, offset: Int, leftBias: Bool = false) {
-        var node = root
+        self.root = root
+        var node = Unmanaged.passUnretained(root)
         var start = 0
         path.reserveCapacity(root.height)
-        while node.height > 0 {
-            let (index, childStart) = node.childIndex(forUTF8: offset - start, leftBias: leftBias)
+        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
+            let (index, childStart) = node._withUnsafeGuaranteedRef { $0.childIndex(forUTF8: offset - start, leftBias: leftBias) }
             path.append((node, index))
             start += childStart
-            node = node.children[index]
+            node = node._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.children[index]) }
         }
         leaf = node
         leafStart = start
     }
 
+    /// The number of bytes in the current leaf.
+    var leafCount: Int { leaf._withUnsafeGuaranteedRef { $0.count } }
+
     /// Moves to the next leaf; returns false (and stays) at the last one.
     mutating func moveToNextLeaf() -> Bool {
         var level = path.count - 1
-        while level >= 0 && path[level].index + 1 >= path[level].node.count { level -= 1 }
+        while level >= 0 && path[level].index + 1 >= path[level].node._withUnsafeGuaranteedRef({ $0.count }) { level -= 1 }
         guard level >= 0 else { return false }
-        let end = leafStart + leaf.count
+        let end = leafStart + leafCount
         path[level].index += 1
-        var node = path[level].node.children[path[level].index]
+        var node = path[level].node._withUnsafeGuaranteedRef { [index = path[level].index] in Unmanaged.passUnretained($0.children[index]) }
         for deeper in (level + 1)..<path.count {
             path[deeper] = (node, 0)
-            node = node.children[0]
+            node = node._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.children[0]) }
         }
         leaf = node
         leafStart = end
@@ -45,13 +53,14 @@ struct LeafCursor {
         while level >= 0 && path[level].index == 0 { level -= 1 }
         guard level >= 0 else { return false }
         path[level].index -= 1
-        var node = path[level].node.children[path[level].index]
+        var node = path[level].node._withUnsafeGuaranteedRef { [index = path[level].index] in Unmanaged.passUnretained($0.children[index]) }
         for deeper in (level + 1)..<path.count {
-            path[deeper] = (node, node.count - 1)
-            node = node.children[node.count - 1]
+            let last = node._withUnsafeGuaranteedRef { $0.count - 1 }
+            path[deeper] = (node, last)
+            node = node._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.children[last]) }
         }
         leaf = node
-        leafStart -= node.count
+        leafStart -= leafCount
         return true
     }
 }
@@ -70,7 +79,8 @@ extension Rope {
         /// The number of bytes in the chunk.
         public let count: Int
 
-        init(leaf: Node, leafStart: Int, clampedTo range: Range<Int>) {
+        init(leaf: Unmanaged<Node>, leafStart: Int, clampedTo range: Range<Int>) {
+            let leaf = leaf.takeUnretainedValue()
             self.leaf = leaf
             let lower = max(range.lowerBound - leafStart, 0)
             let upper = min(range.upperBound - leafStart, leaf.count)
@@ -113,10 +123,11 @@ extension Rope {
             let range: Range<Int>
 
             public mutating func next() -> Chunk? {
-                while var current = cursor {
-                    let chunk = Chunk(leaf: current.leaf, leafStart: current.leafStart, clampedTo: range)
-                    let reachedEnd = current.leafStart + current.leaf.count >= range.upperBound
-                    cursor = !reachedEnd && current.moveToNextLeaf() ? current : nil
+                while cursor != nil {
+                    // Mutated in place: copying the cursor out would copy its path on every step.
+                    let chunk = Chunk(leaf: cursor!.leaf, leafStart: cursor!.leafStart, clampedTo: range)
+                    let reachedEnd = cursor!.leafStart + cursor!.leafCount >= range.upperBound
+                    if reachedEnd || !cursor!.moveToNextLeaf() { cursor = nil }
                     if chunk.count > 0 { return chunk }
                 }
                 return nil
@@ -139,10 +150,10 @@ extension Rope {
             let range: Range<Int>
 
             public mutating func next() -> Chunk? {
-                while var current = cursor {
-                    let chunk = Chunk(leaf: current.leaf, leafStart: current.leafStart, clampedTo: range)
-                    let reachedStart = current.leafStart <= range.lowerBound
-                    cursor = !reachedStart && current.moveToPreviousLeaf() ? current : nil
+                while cursor != nil {
+                    let chunk = Chunk(leaf: cursor!.leaf, leafStart: cursor!.leafStart, clampedTo: range)
+                    let reachedStart = cursor!.leafStart <= range.lowerBound
+                    if reachedStart || !cursor!.moveToPreviousLeaf() { cursor = nil }
                     if chunk.count > 0 { return chunk }
                 }
                 return nil

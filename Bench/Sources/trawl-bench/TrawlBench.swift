@@ -8,7 +8,7 @@ struct TrawlBench: ParsableCommand {
         abstract: "Measures Trawl's throughput and latency, beside its peers in the same run."
     )
 
-    @Argument(help: "The group to run: rope.")
+    @Argument(help: "The group to run: rope, match.")
     var group: String
 
     @Flag(help: "Print one JSON object per figure instead of a table.")
@@ -34,8 +34,10 @@ struct TrawlBench: ParsableCommand {
         switch group {
         case "rope":
             try RopeBench(runs: runs, tracePaths: trace, corpusPath: corpus, report: report).run()
+        case "match":
+            try MatchBench(runs: runs, corpusPath: corpus, report: report).run()
         default:
-            throw ValidationError("unknown group '\(group)'; groups: rope")
+            throw ValidationError("unknown group '\(group)'; groups: rope, match")
         }
     }
 }

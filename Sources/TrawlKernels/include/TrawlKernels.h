@@ -51,6 +51,14 @@ size_t trawl_find_byte(const uint8_t *bytes, size_t count, uint8_t byte);
 /// The offset of the last occurrence of `byte`, or `count` when there is none.
 size_t trawl_find_last_byte(const uint8_t *bytes, size_t count, uint8_t byte);
 
+/// The first `i` in `0..<starts` where `(bytes[i + offset1] | fold1) == byte1` and
+/// `(bytes[i + offset2] | fold2) == byte2`, or `starts` when there is none. A fold of 0x20 makes an
+/// ASCII letter match in either case (the byte is then lowercase). The caller guarantees that
+/// `bytes[starts - 1 + max(offset1, offset2)]` is readable.
+size_t trawl_find_pair(const uint8_t *bytes, size_t starts,
+                       size_t offset1, uint8_t fold1, uint8_t byte1,
+                       size_t offset2, uint8_t fold2, uint8_t byte2);
+
 #ifdef __cplusplus
 }
 #endif

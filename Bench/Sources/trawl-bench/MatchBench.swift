@@ -1,0 +1,76 @@
+import Foundation
+import Trawl
+
+/// Group `match`: matcher throughput over a 100 MB rope of code, beside PCRE2-JIT on one
+/// contiguous buffer (the same compiled pattern, no prefilter) in the same run.
+struct MatchBench {
+    var runs: Int
+    var corpusPath: String?
+    var report: Report
+
+    struct Case {
+        var name: String
+        var pattern: String
+        var options: FindOptions
+        var isLiteral: Bool
+    }
+
+    static let cases: [Case] = [
+        Case(name: "match.literal.rare", pattern: "ZQXJ_NEVER", options: FindOptions(), isLiteral: true),
+        Case(name: "match.literal.rare_present", pattern: "preconditionFailure", options: FindOptions(), isLiteral: true),
+        Case(name: "match.literal.common", pattern: "self", options: FindOptions(), isLiteral: true),
+        Case(name: "match.literal.case_insensitive", pattern: "eventloop", options: FindOptions(matchCase: false), isLiteral: true),
+        Case(name: "match.literal.whole_word", pattern: "let", options: FindOptions(wholeWord: true), isLiteral: true),
+        Case(name: "match.regex.error_suffix", pattern: "\\w+Error\\b", options: .regex, isLiteral: false),
+        Case(name: "match.regex.func_call", pattern: "func\\s+\\w+\\(", options: .regex, isLiteral: false),
+        Case(name: "match.regex.type_decl", pattern: "(struct|class|enum|protocol)\\s+[A-Z]\\w*", options: .regex, isLiteral: false),
+        Case(name: "match.regex.ing_word", pattern: "[a-z]+ing\\b", options: .regex, isLiteral: false),
+        Case(name: "match.regex.eventloop_caseless", pattern: "(?i)eventloop", options: .regex, isLiteral: false),
+    ]
+
+    func run() throws {
+        let bytes = try corpusText(path: corpusPath, size: 100_000_000)
+        if corpusPath == nil { report.note("no --corpus: matching 100 MB of generated code-like text") }
+        let rope = try Rope(validating: bytes)
+        let gigabytes = Double(bytes.count) / 1e9
+        for benchCase in MatchBench.cases where report.wants(benchCase.name) {
+            let matcher: any Matcher = benchCase.isLiteral
+                ? LiteralMatcher(benchCase.pattern, options: benchCase.options)
+                : try RegexMatcher(benchCase.pattern, options: benchCase.options)
+            var count = 0
+            let times = try measureSeconds(runs: runs) { count = try matcher.count(in: rope) }
+            let trawl = Figure(name: benchCase.name, unit: "GB/s", samples: times.map { gigabytes / $0 })
+            report.add(trawl)
+            guard report.wantsPeer(benchCase.name + ".pcre2_jit") else { continue }
+            let referencePattern = benchCase.isLiteral ? LiteralMatcher.escapedPattern(benchCase.pattern) : benchCase.pattern
+            let reference = try PCRE2Reference(pattern: referencePattern, caseless: !benchCase.options.matchCase)
+            var referenceCount = 0
+            let referenceTimes = try bytes.withUnsafeBufferPointer { buffer in
+                try measureSeconds(runs: runs) {
+                    var n = 0
+                    try reference.forEachMatch(in: buffer) { _ in n += 1 }
+                    referenceCount = n
+                }
+            }
+            let pcre2 = Figure(name: benchCase.name + ".pcre2_jit", unit: "GB/s", samples: referenceTimes.map { gigabytes / $0 })
+            report.add(pcre2)
+            report.addRatio(benchCase.name + ".speedup_vs_pcre2_jit", trawl, over: pcre2)
+            if count != referenceCount {
+                // Whole-word filtering, and line-by-line matching of patterns without an explicit
+                // line break (\s cannot run into the next line), are Trawl semantics PCRE2 lacks.
+                report.note("\(benchCase.name): trawl found \(count) matches, contiguous PCRE2 \(referenceCount) (whole word / line-by-line semantics)")
+            } else {
+                report.note("\(benchCase.name): \(count) matches")
+            }
+        }
+    }
+}
+
+/// Runs `body` `runs` times; returns each run's duration in seconds.
+func measureSeconds(runs: Int, _ body: () throws -> Void) rethrows -> [Double] {
+    try (0..<runs).map { _ in
+        let start = now()
+        try body()
+        return Double(now() - start) / 1e9
+    }
+}
