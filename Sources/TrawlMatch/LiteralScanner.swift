@@ -16,9 +16,17 @@ final class LiteralScanner {
     let text: any SearchableText
     let range: Range<Int>
     @exclusivity(unchecked) private var chunks: (any IteratorProtocol<TextChunk>)?
-    @exclusivity(unchecked) private(set) var chunk: TextChunk?
+    @exclusivity(unchecked) private var currentChunk: TextChunk?
     @exclusivity(unchecked) private var resume: Int
     private let pair: Pair?
+    /// For a small set of literals of two or more bytes: one pair scanner per literal, merged by
+    /// start. Far fewer false candidates than scanning for one rare byte of each.
+    private let parts: [LiteralScanner]?
+    @exclusivity(unchecked) private var found: [Range<Int>?] = []
+    @exclusivity(unchecked) private var lastPart = 0
+
+    /// The chunk the scanner read last (its bytes are valid while the scanner lives).
+    var chunk: TextChunk? { parts.map { $0[lastPart].currentChunk } ?? currentChunk }
 
     private struct Pair {
         var offset1: Int, fold1: UInt8, byte1: UInt8
@@ -58,6 +66,12 @@ final class LiteralScanner {
         self.range = range
         resume = range.lowerBound
         pair = literals.count == 1 && literals[0].count >= 2 ? Pair(literals[0]) : nil
+        if literals.count > 1 && literals.count <= 8 && literals.allSatisfy({ $0.count >= 2 }) {
+            parts = literals.map { LiteralScanner(literals: [$0], text: text, range: range) }
+            found = Array(repeating: nil, count: literals.count)
+        } else {
+            parts = nil
+        }
     }
 
     /// The next occurrence starting at or after `position`. Positions passed to successive calls
@@ -65,6 +79,19 @@ final class LiteralScanner {
     /// - Throws: ``MatchError/cancelled`` when the task is cancelled during a long scan.
     func next(from position: Int) throws(MatchError) -> Range<Int>? {
         if let pair { return try nextByPair(pair, from: position) }
+        if let parts {
+            var best: Range<Int>?
+            for (index, part) in parts.enumerated() {
+                if found[index] == nil || found[index]!.lowerBound < position {
+                    found[index] = try part.next(from: position) ?? Int.max..<Int.max
+                }
+                if let candidate = found[index], candidate.lowerBound != Int.max, best.map({ candidate.lowerBound < $0.lowerBound }) ?? true {
+                    best = candidate
+                    lastPart = index
+                }
+            }
+            return best
+        }
         var scan = max(resume, position + minAnchor)
         var chunksScanned = 0
         while scan < range.upperBound {
@@ -139,17 +166,17 @@ final class LiteralScanner {
 
     /// The chunk holding `offset`, moving forward (or re-seeking when far ahead).
     private func chunkContaining(_ offset: Int) -> TextChunk? {
-        if let current = chunk, current.offset <= offset, offset < current.end { return current }
-        if chunk == nil || offset < chunk!.offset || offset >= chunk!.end + 256 * 1024 {
+        if let current = currentChunk, current.offset <= offset, offset < current.end { return current }
+        if currentChunk == nil || offset < currentChunk!.offset || offset >= currentChunk!.end + 256 * 1024 {
             chunks = text.chunks(forwardIn: offset..<range.upperBound)
         }
         while true {
             guard let next = chunks?.next() else {
-                chunk = nil
+                currentChunk = nil
                 return nil
             }
             if next.end > offset {
-                chunk = next
+                currentChunk = next
                 return next
             }
         }
