@@ -5,9 +5,13 @@ let package = Package(
     name: "Trawl",
     platforms: [.macOS(.v14)],
     products: [
+        .executable(name: "trawl", targets: ["trawl"]),
         .library(name: "Trawl", targets: ["Trawl"]),
         .library(name: "TrawlText", targets: ["TrawlText"]),
         .library(name: "TrawlMatch", targets: ["TrawlMatch"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -19,9 +23,11 @@ let package = Package(
         .target(name: "TrawlText", dependencies: ["TrawlKernels"]),
         .target(name: "TrawlMatch", dependencies: ["TrawlText", "TrawlKernels", "CPCRE2"]),
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch"]),
-        .executableTarget(name: "trawl-rope-demo", dependencies: ["TrawlText"]),
+        .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels"]),
+        .executableTarget(name: "trawl", dependencies: ["TrawlCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText"]),
+        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "trawl"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,9 @@ public struct FindOptions: Hashable, Sendable {
     public var wordSeparators: WordSeparators
     /// Bounds on the work a regex may do before the search fails with an error instead of hanging.
     public var limits: RegexLimits
+    /// Let every regex match across lines (ripgrep's `-U`): the whole text is one subject, so `\s`
+    /// and `[^x]` can match line breaks. Otherwise only patterns with an explicit line break do.
+    public var matchesAcrossLines: Bool = false
 
     public init(syntax: Syntax = .literal, matchCase: Bool = true, wholeWord: Bool = false,
                 wordSeparators: WordSeparators = .default, limits: RegexLimits = .default) {

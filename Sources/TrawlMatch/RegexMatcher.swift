@@ -43,7 +43,7 @@ public struct RegexMatcher: Matcher {
             usable = set
         }
         let sameOnLinesAndWhole = !analysis.canMatchLineFeed && !analysis.hasSubjectAssertions
-        if analysis.isMultiline || sameOnLinesAndWhole {
+        if analysis.isMultiline || options.matchesAcrossLines || sameOnLinesAndWhole {
             // One subject; with a prefilter, PCRE2 runs only on candidate lines (sound only when no
             // match can contain a line feed).
             prefilter = analysis.canMatchLineFeed ? nil : usable
@@ -56,7 +56,7 @@ public struct RegexMatcher: Matcher {
 
     /// Whether each line is matched on its own (the pattern asks for no line break), as opposed to
     /// the whole text as one subject.
-    public var matchesLineByLine: Bool { !analysis.isMultiline }
+    public var matchesLineByLine: Bool { !analysis.isMultiline && !options.matchesAcrossLines }
 
     /// The number of capture groups.
     public var captureCount: Int { regex.captureCount }

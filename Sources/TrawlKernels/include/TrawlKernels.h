@@ -59,6 +59,10 @@ size_t trawl_find_pair(const uint8_t *bytes, size_t starts,
                        size_t offset1, uint8_t fold1, uint8_t byte1,
                        size_t offset2, uint8_t fold2, uint8_t byte2);
 
+/// Opens an anonymous file in `directory` for writing (Linux `O_TMPFILE`), or returns -1 (with
+/// errno set) where that is unsupported. Swift cannot import the `O_TMPFILE` macro.
+int trawl_open_anonymous_file(const char *directory, unsigned int mode);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing to the standard streams, and what they are connected to.
+public enum Console {
+    public static var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    public static var stderrIsTerminal: Bool { isatty(2) == 1 }
+    public static var stdinIsTerminal: Bool { isatty(0) == 1 }
+
+    /// Whether standard input is a pipe or a redirected file (not a terminal, not /dev/null or
+    /// a closed descriptor): then `trawl replace` with no path filters it.
+    public static var stdinIsPipedData: Bool {
+        var status = stat()
+        guard fstat(0, &status) == 0 else { return false }
+        let type = status.st_mode & S_IFMT
+        return type == S_IFIFO || type == S_IFREG || type == S_IFSOCK
+    }
+
+    public static func write(_ bytes: [UInt8], to descriptor: Int32 = 1) {
+        bytes.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count {
+                let result = systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
+                if result > 0 { written += result } else if result < 0 && errno != EINTR { return }
+            }
+        }
+    }
+
+    public static func write(_ string: String, to descriptor: Int32 = 1) { write(Array(string.utf8), to: descriptor) }
+
+    /// An error or warning line on stderr, prefixed with the program's name.
+    public static func error(_ message: String) { write("trawl: \(message)\n", to: 2) }
+
+    /// Reads all of standard input.
+    public static func readStandardInput() -> [UInt8] {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { systemRead(0, $0.baseAddress, $0.count) }
+            if got > 0 { result.append(contentsOf: buffer[..<got]) } else if got == 0 || errno != EINTR { return result }
+        }
+    }
+}
+
+/// A progress line on stderr for runs longer than about a second, on a terminal only.
+struct Progress {
+    let enabled: Bool
+    let start = monotonicNanoseconds()
+    private(set) var shown = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    mutating func update(files: Int, total: Int, bytes: Int, matches: Int) {
+        guard enabled, monotonicNanoseconds() - start > 1_000_000_000 else { return }
+        shown = true
+        Console.write("\r\u{1B}[Ktrawl: \(files)/\(total) files, \(bytes / 1_000_000) MB, \(matches) matches", to: 2)
+    }
+
+    func finish() {
+        if shown { Console.write("\r\u{1B}[K", to: 2) }
+    }
+}
+
+/// Lets worker threads fill distinct slots of a results array without locks.
+final class SlotArray<Element>: @unchecked Sendable { // each index is written by exactly one worker
+    private var storage: [Element?]
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: Element) { storage.withUnsafeMutableBufferPointer { $0[index] = value } }
+    func take(_ index: Int) -> Element? {
+        storage.withUnsafeMutableBufferPointer { buffer in
+            defer { buffer[index] = nil }
+            return buffer[index]
+        }
+    }
+}

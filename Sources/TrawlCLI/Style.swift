@@ -1,0 +1,23 @@
+/// Terminal colours for output (ripgrep's defaults: paths magenta, line numbers green, matches
+/// bold red), applied only when colour is on.
+///
+/// Plain SGR escape codes, written by hand: Rainbow (the package at hand) re-parses every styled
+/// string and keeps its on/off switch in a global variable, while output here is bytes built on
+/// several threads with a per-run switch.
+public struct Style: Sendable {
+    public let enabled: Bool
+
+    public init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    private func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text }
+
+    func path(_ text: String) -> String { wrap(text, "35") }
+    func lineNumber(_ text: String) -> String { wrap(text, "32") }
+    func match(_ text: String) -> String { wrap(text, "1;31") }
+    func removed(_ text: String) -> String { wrap(text, "31") }
+    func added(_ text: String) -> String { wrap(text, "32") }
+    func hunk(_ text: String) -> String { wrap(text, "36") }
+    func header(_ text: String) -> String { wrap(text, "1") }
+}

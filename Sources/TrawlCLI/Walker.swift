@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Options of the file walk (flags shared with ripgrep).
+public struct WalkOptions: Sendable {
+    /// Search hidden files and directories (names starting with `.`); `.git` is always skipped.
+    public var hidden = false
+    /// Do not read `.gitignore`, `.ignore` or `.git/info/exclude`.
+    public var noIgnore = false
+    /// Follow symbolic links.
+    public var followLinks = false
+    /// `-g` globs: `GLOB` includes, `!GLOB` excludes; they override ignore files.
+    public var globs: [String] = []
+    /// Skip files larger than this many bytes.
+    public var maxFileSize: Int?
+
+    public init() {}
+}
+
+/// A file the walk selected.
+public struct WalkedFile: Sendable, Hashable {
+    /// The path to open.
+    public let path: String
+    /// Whether the user named the file directly (explicit files are searched even if ignored).
+    public let isExplicit: Bool
+}
+
+/// Walks directory trees in a deterministic order (entries sorted bytewise, depth first), applying
+/// ignore files, hidden-file rules, `-g` globs and size limits — the stage a persisted index can
+/// later replace with a candidate list.
+public struct Walker: Sendable {
+    public let options: WalkOptions
+    private let includeGlobs: [IgnoreRule]
+    private let excludeGlobs: [IgnoreRule]
+
+    public init(options: WalkOptions) {
+        self.options = options
+        var include: [IgnoreRule] = [], exclude: [IgnoreRule] = []
+        for glob in options.globs {
+            guard let rule = IgnoreRule(line: Substring(glob)) else { continue }
+            if rule.negated { exclude.append(rule) } else { include.append(rule) }
+        }
+        includeGlobs = include
+        excludeGlobs = exclude
+    }
+
+    /// What a walk found.
+    public struct Result: Sendable {
+        /// The files to search, in order.
+        public var files: [WalkedFile] = []
+        /// Problems met on the way (unreadable folders, missing paths).
+        public var errors: [String] = []
+        /// Leftover temporary files of interrupted `trawl replace --write` runs.
+        public var staleTemporaries: [String] = []
+    }
+
+    /// Every file to search under `roots`, in order, and the problems met on the way.
+    public func walk(_ roots: [String]) -> Result {
+        var result = Result()
+        walk(roots, into: &result)
+        return result
+    }
+
+    private func walk(_ roots: [String], into result: inout Result) {
+        var files: [WalkedFile] = []
+        var errors: [String] = []
+        var stale: [String] = []
+        defer {
+            result.files = files
+            result.errors = errors
+            result.staleTemporaries = stale
+        }
+        for root in roots {
+            var status = stat()
+            guard stat(root, &status) == 0 else {
+                errors.append("\(root): \(String(cString: strerror(errno)))")
+                continue
+            }
+            if (status.st_mode & S_IFMT) == S_IFDIR {
+                var visited: Set<[UInt64]> = [[UInt64(status.st_dev), UInt64(status.st_ino)]]
+                var stack: [IgnoreFile] = []
+                if !options.noIgnore { loadIgnoreFiles(in: root, base: [], into: &stack) }
+                walkDirectory(root, relative: [], ignores: stack, visited: &visited, files: &files, errors: &errors, stale: &stale)
+            } else {
+                if let limit = options.maxFileSize, Int(status.st_size) > limit { continue }
+                files.append(WalkedFile(path: root, isExplicit: true))
+            }
+        }
+    }
+
+    private func loadIgnoreFiles(in directory: String, base: [UInt8], into stack: inout [IgnoreFile]) {
+        // Lowest precedence first: .git/info/exclude, then .gitignore, then .ignore.
+        for name in [".git/info/exclude", ".gitignore", ".ignore"] {
+            let path = directory + "/" + name
+            guard let contents = readSmallFile(path) else { continue }
+            stack.append(IgnoreFile(base: base, contents: contents))
+        }
+    }
+
+    private func readSmallFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got <= 0 { break }
+            result.append(contentsOf: buffer[..<got])
+        }
+        return result
+    }
+
+    private func isIgnored(_ relative: [UInt8], name: ArraySlice<UInt8>, isDirectory: Bool, ignores: [IgnoreFile]) -> Bool {
+        // -g globs override ignore files.
+        for rule in excludeGlobs where rule.matches(relativePath: relative[...], name: name, isDirectory: isDirectory) { return true }
+        if !isDirectory && !includeGlobs.isEmpty {
+            if !includeGlobs.contains(where: { $0.matches(relativePath: relative[...], name: name, isDirectory: false) }) { return true }
+            return false
+        }
+        for file in ignores.reversed() {
+            if let decision = file.decision(for: relative, name: name, isDirectory: isDirectory) { return decision }
+        }
+        return false
+    }
+
+    private func walkDirectory(_ directory: String, relative: [UInt8], ignores: [IgnoreFile], visited: inout Set<[UInt64]>,
+                               files: inout [WalkedFile], errors: inout [String], stale: inout [String]) {
+        guard let handle = opendir(directory) else {
+            errors.append("\(directory): \(String(cString: strerror(errno)))")
+            return
+        }
+        var entries: [(name: [UInt8], type: UInt8)] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            entries.append((name, entry.pointee.d_type))
+        }
+        closedir(handle)
+        entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        for (name, type) in entries {
+            if name == Array(".git".utf8) { continue }
+            let path = directory == "/" ? "/" + String(decoding: name, as: UTF8.self) : directory + "/" + String(decoding: name, as: UTF8.self)
+            if name.starts(with: Array(AtomicFile.temporaryPrefix.utf8)) && AtomicFile.isStaleTemporary(String(decoding: name, as: UTF8.self)) {
+                stale.append(path)
+                continue
+            }
+            if !options.hidden && name.first == 0x2E { continue }
+            let childRelative = relative.isEmpty ? name : relative + [0x2F] + name
+            var kind = type
+            var linkStatus = stat()
+            if kind == UInt8(DT_UNKNOWN) || kind == UInt8(DT_LNK) {
+                if kind == UInt8(DT_LNK) && !options.followLinks { continue }
+                guard stat(path, &linkStatus) == 0 else {
+                    if kind != UInt8(DT_LNK) { errors.append("\(path): \(String(cString: strerror(errno)))") }
+                    continue
+                }
+                kind = (linkStatus.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : (linkStatus.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
+            }
+            if kind == UInt8(DT_DIR) {
+                if isIgnored(childRelative, name: name[...], isDirectory: true, ignores: ignores) { continue }
+                var status = stat()
+                guard stat(path, &status) == 0 else { continue }
+                let identity = [UInt64(status.st_dev), UInt64(status.st_ino)]
+                if visited.contains(identity) { continue } // a symlink loop
+                visited.insert(identity)
+                var childIgnores = ignores
+                if !options.noIgnore { loadIgnoreFiles(in: path, base: childRelative + [0x2F], into: &childIgnores) }
+                walkDirectory(path, relative: childRelative, ignores: childIgnores, visited: &visited, files: &files, errors: &errors, stale: &stale)
+            } else if kind == UInt8(DT_REG) {
+                if isIgnored(childRelative, name: name[...], isDirectory: false, ignores: ignores) { continue }
+                if let limit = options.maxFileSize {
+                    var status = stat()
+                    if stat(path, &status) == 0 && Int(status.st_size) > limit { continue }
+                }
+                files.append(WalkedFile(path: path, isExplicit: false))
+            }
+        }
+    }
+}

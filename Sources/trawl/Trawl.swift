@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import TrawlCLI
+
+@main
+struct TrawlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trawl",
+        abstract: "Search and batch-replace across a tree of files (PCRE2 regex or literal text).",
+        discussion: "Exit status: 0 when something matched (or changed), 1 when nothing did, 2 on an error.",
+        subcommands: [Find.self, Replace.self]
+    )
+}
+
+enum ColorChoice: String, ExpressibleByArgument {
+    case auto, always, never
+}
+
+/// Flags that shape the pattern, shared by find and replace (ripgrep's names).
+struct PatternFlags: ParsableArguments {
+    @Flag(name: [.customShort("F"), .long], help: "Treat the pattern as literal text, not a regex.")
+    var fixedStrings = false
+    @Flag(name: [.short, .customLong("ignore-case")], help: "Match case-insensitively (Unicode case folding).")
+    var ignoreCase = false
+    @Flag(name: [.customShort("S"), .customLong("smart-case")], help: "Case-insensitive unless the pattern has an uppercase letter.")
+    var smartCase = false
+    @Flag(name: [.customShort("w"), .customLong("word-regexp")], help: "Only match whole words.")
+    var wordRegexp = false
+    @Flag(name: [.customShort("U"), .long], help: "Let matches span lines (\\s and [^x] can then match line breaks).")
+    var multiline = false
+
+    func options(_ pattern: String) -> PatternOptions {
+        var options = PatternOptions(pattern: pattern)
+        options.fixedStrings = fixedStrings
+        options.caseMode = ignoreCase ? .insensitive : smartCase ? .smart : .sensitive
+        options.wholeWord = wordRegexp
+        options.multiline = multiline
+        return options
+    }
+}
+
+/// Flags of the file walk, shared by find and replace.
+struct WalkFlags: ParsableArguments {
+    @Flag(help: "Search hidden files and folders.")
+    var hidden = false
+    @Flag(name: .customLong("no-ignore"), help: "Ignore .gitignore, .ignore and .git/info/exclude.")
+    var noIgnore = false
+    @Option(name: [.short, .customLong("glob")], help: "Include files matching GLOB; !GLOB excludes. Repeatable.")
+    var glob: [String] = []
+    @Option(name: .customLong("max-filesize"), help: "Skip files larger than this (e.g. 50K, 10M, 1G).")
+    var maxFilesize: String?
+    @Flag(name: [.customShort("L"), .customLong("follow")], help: "Follow symbolic links.")
+    var follow = false
+    @Option(help: "Sort the output (only 'path'; output is always in path order).")
+    var sort: String?
+    @Flag(help: "Print statistics on stderr: files, bytes, matches, time.")
+    var stats = false
+    @Option(help: "When to colour output: auto (terminal, unless NO_COLOR), always, never.")
+    var color: ColorChoice = .auto
+
+    func options() throws -> WalkOptions {
+        var options = WalkOptions()
+        options.hidden = hidden
+        options.noIgnore = noIgnore
+        options.globs = glob
+        options.followLinks = follow
+        if let maxFilesize { options.maxFileSize = try WalkFlags.parseSize(maxFilesize) }
+        if let sort, sort != "path" { throw ValidationError("--sort accepts only 'path'") }
+        return options
+    }
+
+    static func parseSize(_ text: String) throws -> Int {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = text
+        var multiplier = 1
+        if let last = text.last?.uppercased().first, let unit = units[last] {
+            multiplier = unit
+            digits.removeLast()
+        }
+        guard let value = Int(digits), value >= 0 else { throw ValidationError("invalid --max-filesize '\(text)'") }
+        return value * multiplier
+    }
+
+    var colorEnabled: Bool {
+        switch color {
+        case .always: true
+        case .never: false
+        case .auto:
+            Console.stdoutIsTerminal && (getenvString("NO_COLOR")?.isEmpty ?? true) && getenvString("TERM") != "dumb"
+        }
+    }
+}
+
+func getenvString(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+}
+
+struct Find: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print lines that match a pattern.")
+
+    @Argument(help: "A PCRE2 regex (or literal text with -F).")
+    var pattern: String
+    @Argument(help: "Files or folders to search (default: the current folder).")
+    var paths: [String] = []
+    @OptionGroup var patternFlags: PatternFlags
+    @OptionGroup var walkFlags: WalkFlags
+
+    @Flag(name: [.customShort("c"), .long], help: "Print the number of matching lines per file.")
+    var count = false
+    @Flag(name: .customLong("count-matches"), help: "Print the number of matches per file.")
+    var countMatches = false
+    @Flag(name: [.customShort("l"), .customLong("files-with-matches")], help: "Print only the names of files with a match.")
+    var filesWithMatches = false
+    @Flag(name: [.customShort("n"), .customLong("line-number")], help: "Show line numbers (the default on a terminal).")
+    var lineNumber = false
+    @Flag(name: [.customShort("N"), .customLong("no-line-number")], help: "Do not show line numbers.")
+    var noLineNumber = false
+    @Option(name: [.customShort("A"), .customLong("after-context")], help: "Show NUM lines after each match.")
+    var afterContext: Int?
+    @Option(name: [.customShort("B"), .customLong("before-context")], help: "Show NUM lines before each match.")
+    var beforeContext: Int?
+    @Option(name: [.customShort("C"), .customLong("context")], help: "Show NUM lines before and after each match.")
+    var context: Int?
+    @Flag(help: "Print results as JSON Lines (ripgrep's format: begin, match, context, end, summary).")
+    var json = false
+
+    func run() throws {
+        var run = FindRun(pattern: patternFlags.options(pattern))
+        run.walk = try walkFlags.options()
+        run.paths = paths
+        run.stats = walkFlags.stats
+        run.progress = true
+        var settings = FindSettings()
+        settings.mode = json ? .json : filesWithMatches ? .filesWithMatches : countMatches ? .countMatches : count ? .countLines : .lines
+        let terminal = Console.stdoutIsTerminal
+        settings.lineNumbers = noLineNumber ? false : (lineNumber || terminal)
+        settings.heading = terminal
+        settings.style = Style(enabled: walkFlags.colorEnabled && !json)
+        // A single file named on the command line prints no file name, as grep and ripgrep do.
+        settings.withFilename = !(paths.count == 1 && isRegularFile(paths[0]))
+        settings.before = beforeContext ?? context ?? 0
+        settings.after = afterContext ?? context ?? 0
+        run.settings = settings
+        throw ExitCode(run.run())
+    }
+}
+
+struct Replace: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replace matches in files: a diff preview by default, --write to apply.",
+        discussion: """
+        Templates (regex mode): $0 or $& (whole match), $1…$99, ${name}, ${12}, $$ (a dollar), \\n \\t \\\\, and case
+        operators \\u \\l (next character), \\U \\L (up to the end of the next group). With -F the replacement is inserted
+        as typed. With no PATH and piped input, filters standard input to standard output.
+        """
+    )
+
+    @Argument(help: "A PCRE2 regex (or literal text with -F).")
+    var pattern: String
+    @Argument(help: "The replacement template.")
+    var replacement: String
+    @Argument(help: "Files or folders (default: the current folder, or standard input when it is piped).")
+    var paths: [String] = []
+    @OptionGroup var patternFlags: PatternFlags
+    @OptionGroup var walkFlags: WalkFlags
+
+    @Flag(help: "Write the changes (atomically, file by file).")
+    var write = false
+    @Flag(help: "Ask before each change: yes, no, all in this file, quit.")
+    var interactive = false
+    @Flag(help: "Report every planned (or made) change as JSON Lines.")
+    var json = false
+    @Flag(name: .customLong("preserve-case"), help: "Give static replacements the case of the text they replace.")
+    var preserveCase = false
+
+    func validate() throws {
+        if write && interactive { throw ValidationError("--write and --interactive cannot be combined") }
+        if interactive && json { throw ValidationError("--interactive and --json cannot be combined") }
+    }
+
+    func run() throws {
+        var run = ReplaceRun(pattern: patternFlags.options(pattern), replacement: replacement)
+        run.preserveCase = preserveCase
+        run.json = json
+        run.walk = try walkFlags.options()
+        run.paths = paths
+        run.stats = walkFlags.stats
+        run.progress = true
+        run.style = Style(enabled: walkFlags.colorEnabled && !json)
+        run.action = interactive ? .interactive : write ? .write : .preview
+        if paths.isEmpty && Console.stdinIsPipedData && !interactive {
+            throw ExitCode(run.filterStandardInput())
+        }
+        throw ExitCode(run.run())
+    }
+}
+
+func isRegularFile(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+}
