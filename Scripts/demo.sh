@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The quick-start demo: edits a text from Fixtures in a rope and shows what the rope tracks.
+# The quick-start demo: a batch replace preview (a unified diff and a summary) over the sample
+# project in Fixtures/tree. Nothing is written; add --write to apply.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/ensure-deps.sh
-swift build --product trawl-rope-demo >&2
-exec .build/debug/trawl-rope-demo Fixtures/rope/sample.txt
+swift build --product trawl >&2
+exec .build/debug/trawl replace 'EventLoop\b' 'RunLoop' Fixtures/tree "$@"

@@ -40,6 +40,8 @@ public enum AtomicFile {
         let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         try verifyUnchanged(target, snapshot: snapshot, hash: hash)
         let mode = mode_t(snapshot.mode & 0o7777)
+        // A file nobody may write is left alone, even where the process could (as root).
+        if mode & 0o222 == 0 { throw .system("read-only file; left untouched") }
         let name = directory + "/" + temporaryName()
 
         var descriptor: Int32 = -1

@@ -206,10 +206,11 @@ struct InteractiveSession {
     var quit = false
     private var answers: [UInt8] = []
 
-    /// Asks on the terminal (or stdin) and returns the first letter of the answer.
+    /// Asks and returns the first letter of the answer, read from standard input when it is piped
+    /// (scripts, tests) and from the terminal otherwise.
     mutating func ask(_ question: String) -> Character {
         Console.write(question, to: 2)
-        let descriptor = open("/dev/tty", O_RDONLY | O_CLOEXEC)
+        let descriptor = Console.stdinIsTerminal || !Console.stdinIsPipedData ? open("/dev/tty", O_RDONLY | O_CLOEXEC) : -1
         let input = descriptor >= 0 ? descriptor : 0
         defer { if descriptor >= 0 { close(descriptor) } }
         var line: [UInt8] = []

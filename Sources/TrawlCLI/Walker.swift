@@ -80,10 +80,10 @@ public struct Walker: Sendable {
                 continue
             }
             if (status.st_mode & S_IFMT) == S_IFDIR {
-                var visited: Set<[UInt64]> = [[UInt64(status.st_dev), UInt64(status.st_ino)]]
+                var ancestors: Set<[UInt64]> = [[UInt64(status.st_dev), UInt64(status.st_ino)]]
                 var stack: [IgnoreFile] = []
                 if !options.noIgnore { loadIgnoreFiles(in: root, base: [], into: &stack) }
-                walkDirectory(root, relative: [], ignores: stack, visited: &visited, files: &files, errors: &errors, stale: &stale)
+                walkDirectory(root, relative: [], ignores: stack, ancestors: &ancestors, files: &files, errors: &errors, stale: &stale)
             } else {
                 if let limit = options.maxFileSize, Int(status.st_size) > limit { continue }
                 files.append(WalkedFile(path: root, isExplicit: true))
@@ -115,11 +115,12 @@ public struct Walker: Sendable {
     }
 
     private func isIgnored(_ relative: [UInt8], name: ArraySlice<UInt8>, isDirectory: Bool, ignores: [IgnoreFile]) -> Bool {
-        // -g globs override ignore files.
-        for rule in excludeGlobs where rule.matches(relativePath: relative[...], name: name, isDirectory: isDirectory) { return true }
-        if !isDirectory && !includeGlobs.isEmpty {
-            if !includeGlobs.contains(where: { $0.matches(relativePath: relative[...], name: name, isDirectory: false) }) { return true }
-            return false
+        // -g globs override the ignore files entirely, as in ripgrep: excluded if an exclude glob
+        // matches; a file must match an include glob when there are any; otherwise searched.
+        if !includeGlobs.isEmpty || !excludeGlobs.isEmpty {
+            for rule in excludeGlobs where rule.matches(relativePath: relative[...], name: name, isDirectory: isDirectory) { return true }
+            if isDirectory || includeGlobs.isEmpty { return false }
+            return !includeGlobs.contains { $0.matches(relativePath: relative[...], name: name, isDirectory: false) }
         }
         for file in ignores.reversed() {
             if let decision = file.decision(for: relative, name: name, isDirectory: isDirectory) { return decision }
@@ -127,7 +128,7 @@ public struct Walker: Sendable {
         return false
     }
 
-    private func walkDirectory(_ directory: String, relative: [UInt8], ignores: [IgnoreFile], visited: inout Set<[UInt64]>,
+    private func walkDirectory(_ directory: String, relative: [UInt8], ignores: [IgnoreFile], ancestors: inout Set<[UInt64]>,
                                files: inout [WalkedFile], errors: inout [String], stale: inout [String]) {
         guard let handle = opendir(directory) else {
             errors.append("\(directory): \(String(cString: strerror(errno)))")
@@ -167,11 +168,12 @@ public struct Walker: Sendable {
                 var status = stat()
                 guard stat(path, &status) == 0 else { continue }
                 let identity = [UInt64(status.st_dev), UInt64(status.st_ino)]
-                if visited.contains(identity) { continue } // a symlink loop
-                visited.insert(identity)
+                if ancestors.contains(identity) { continue } // a symlink back to an enclosing folder: a loop
+                ancestors.insert(identity)
+                defer { ancestors.remove(identity) }
                 var childIgnores = ignores
                 if !options.noIgnore { loadIgnoreFiles(in: path, base: childRelative + [0x2F], into: &childIgnores) }
-                walkDirectory(path, relative: childRelative, ignores: childIgnores, visited: &visited, files: &files, errors: &errors, stale: &stale)
+                walkDirectory(path, relative: childRelative, ignores: childIgnores, ancestors: &ancestors, files: &files, errors: &errors, stale: &stale)
             } else if kind == UInt8(DT_REG) {
                 if isIgnored(childRelative, name: name[...], isDirectory: false, ignores: ignores) { continue }
                 if let limit = options.maxFileSize {

@@ -136,7 +136,9 @@ struct Find: ParsableCommand {
         run.stats = walkFlags.stats
         run.progress = true
         var settings = FindSettings()
-        settings.mode = json ? .json : filesWithMatches ? .filesWithMatches : countMatches ? .countMatches : count ? .countLines : .lines
+        // In multiline mode a match may span lines, and -c counts matches (as ripgrep does).
+        let countLines: FindMode = patternFlags.multiline ? .countMatches : .countLines
+        settings.mode = json ? .json : filesWithMatches ? .filesWithMatches : countMatches ? .countMatches : count ? countLines : .lines
         let terminal = Console.stdoutIsTerminal
         settings.lineNumbers = noLineNumber ? false : (lineNumber || terminal)
         settings.heading = terminal

@@ -1,0 +1,1 @@
+EventLoop kept despite the vendor rule.
