@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Kills `trawl replace --write` with SIGKILL at random moments over a tree of thousands of
+/// files, many times: every file must be wholly old or wholly new, and the leftover temporary
+/// files (at most one per killed run) must be removed by the next run.
+@Suite struct CrashSafetyTests {
+    static let fileCount = 3000
+
+    func oldContent(_ index: Int) -> String { "file \(index)\nalpha beta alpha\r\n" + String(repeating: "filler line\n", count: index % 40) + "alpha\n" }
+    func newContent(_ index: Int) -> String { oldContent(index).replacingOccurrences(of: "alpha", with: "omega") }
+
+    func makeTree() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-crash-\(UUID().uuidString)")
+        for index in 0..<Self.fileCount {
+            let folder = root.appendingPathComponent("d\(index % 30)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(oldContent(index).utf8).write(to: folder.appendingPathComponent("f\(index).txt"))
+        }
+        return root
+    }
+
+    func check(_ root: URL) throws -> (new: Int, temporaries: [String]) {
+        var new = 0
+        for index in 0..<Self.fileCount {
+            let text = String(decoding: try Data(contentsOf: root.appendingPathComponent("d\(index % 30)/f\(index).txt")), as: UTF8.self)
+            if text == newContent(index) {
+                new += 1
+            } else if text != oldContent(index) {
+                Issue.record("f\(index).txt is neither old nor new: \(text.debugDescription)")
+            }
+        }
+        let temporaries = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains(".trawl-") }
+        return (new, temporaries)
+    }
+
+    @Test func killedRunsLeaveEveryFileWhollyOldOrNew() throws {
+        var random = SystemRandomNumberGenerator()
+        var kills = 0
+        for round in 0..<3 {
+            let root = try makeTree()
+            defer { try? FileManager.default.removeItem(at: root) }
+            for _ in 0..<8 {
+                let process = Process()
+                process.executableURL = trawlBinary
+                process.arguments = ["replace", "alpha", "omega", "--write", root.path]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                process.standardInput = FileHandle.nullDevice
+                try process.run()
+                // A random moment of the run (which takes a few hundred milliseconds here).
+                usleep(UInt32.random(in: 5_000...(round == 0 ? 60_000 : 250_000), using: &random))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                if process.terminationReason == .uncaughtSignal { kills += 1 }
+                let state = try check(root)
+                #expect(state.temporaries.count <= 1, "at most the file being renamed: \(state.temporaries)")
+            }
+            // A complete run finishes the job and removes leftovers of the killed ones.
+            let finish = try trawl(["replace", "alpha", "omega", "--write", root.path])
+            #expect(finish.status == 0 || finish.status == 1)
+            let state = try check(root)
+            #expect(state.new == Self.fileCount)
+            #expect(state.temporaries.isEmpty, "leftover temporary files: \(state.temporaries)")
+        }
+        #expect(kills > 0, "no run was killed mid-way; the test did not test anything")
+    }
+}
