@@ -72,14 +72,23 @@ extension FileContent {
     /// The size of the block checked for NUL bytes.
     public static let binaryProbeBytes = 8192
 
-    /// Reads a file, rejecting binary and invalid UTF-8 content.
-    public static func read(path: String) -> Result<FileContent, FileSkip> {
+    /// Files at least this large are memory-mapped when reading for search only: mapping avoids
+    /// copying from the page cache, which costs ~1 ms per MB on the machines measured.
+    public static let mapThreshold = 1 << 20
+
+    /// Reads a file, rejecting binary and invalid UTF-8 content. With `allowMapping`, large files
+    /// are memory-mapped instead of copied (for searching only: a mapping may change if another
+    /// program writes the file, so replacements always work on a private copy).
+    public static func read(path: String, allowMapping: Bool = false) -> Result<FileContent, FileSkip> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         if (status.st_mode & S_IFMT) == S_IFDIR { return .failure(.unreadable("is a directory")) }
+        if allowMapping && (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= mapThreshold {
+            if let mapped = map(descriptor, status: status) { return mapped }
+        }
         var capacity = max(Int(status.st_size), 0)
         var base = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
         var length = 0
@@ -120,6 +129,32 @@ extension FileContent {
 }
 
 extension FileContent {
+    private static func map(_ descriptor: Int32, status: stat) -> Result<FileContent, FileSkip>? {
+        let length = Int(status.st_size)
+        #if os(Linux)
+        let flags = MAP_PRIVATE | MAP_POPULATE
+        #else
+        let flags = MAP_PRIVATE
+        #endif
+        guard let address = mmap(nil, length, PROT_READ, flags, descriptor, 0), address != MAP_FAILED else { return nil }
+        let base = address.assumingMemoryBound(to: UInt8.self)
+        let release: @Sendable () -> Void = { [address = UInt(bitPattern: address)] in
+            munmap(UnsafeMutableRawPointer(bitPattern: address), length)
+        }
+        if memchr(base, 0, min(length, binaryProbeBytes)) != nil {
+            release()
+            return .failure(.binary)
+        }
+        if let offset = InvalidUTF8Error.firstInvalidOffset(in: UnsafeBufferPointer(start: base, count: length)) {
+            release()
+            return .failure(.invalidUTF8(offset: offset))
+        }
+        let snapshot = FileSnapshot(size: length, modificationSeconds: Int(status.st_mtim.tv_sec),
+                                    modificationNanoseconds: Int(status.st_mtim.tv_nsec), inode: UInt64(status.st_ino),
+                                    mode: UInt32(status.st_mode))
+        return .success(FileContent(text: ContiguousText(unsafeValidUTF8: base, count: length, release: release), snapshot: snapshot))
+    }
+
     /// Reads a file's bytes with no checks (to re-verify a file before replacing it).
     static func readRaw(path: String) -> Result<[UInt8], FileSkip> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

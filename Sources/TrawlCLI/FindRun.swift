@@ -78,7 +78,7 @@ public struct FindRun: Sendable {
 
     static func search(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, settings: FindSettings) -> FileReport {
         let display = display(file.path, implicitRoot: implicitRoot)
-        switch FileContent.read(path: file.path) {
+        switch FileContent.read(path: file.path, allowMapping: true) {
         case .failure(.binary):
             var report = FileReport()
             if file.isExplicit { report.note = "\(display): binary file; skipped" }

@@ -110,13 +110,15 @@ public struct ContiguousText: SearchableText, @unchecked Sendable { // the stora
     private let storage: Storage
 
     final class Storage {
-        let base: UnsafeMutablePointer<UInt8>
+        let base: UnsafePointer<UInt8>
         let count: Int
-        init(base: UnsafeMutablePointer<UInt8>, count: Int) {
+        let release: @Sendable () -> Void
+        init(base: UnsafePointer<UInt8>, count: Int, release: @escaping @Sendable () -> Void) {
             self.base = base
             self.count = count
+            self.release = release
         }
-        deinit { base.deallocate() }
+        deinit { release() }
     }
 
     /// Wraps bytes that are valid UTF-8, copying them.
@@ -124,7 +126,7 @@ public struct ContiguousText: SearchableText, @unchecked Sendable { // the stora
     public init(validating bytes: some Collection<UInt8>) throws(InvalidUTF8Error) {
         let base = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
         _ = UnsafeMutableBufferPointer(start: base, count: bytes.count).initialize(from: bytes)
-        storage = Storage(base: base, count: bytes.count)
+        storage = Storage(base: base, count: bytes.count, release: ContiguousText.deallocator(base))
         if let offset = InvalidUTF8Error.firstInvalidOffset(in: UnsafeBufferPointer(start: base, count: bytes.count)) {
             throw InvalidUTF8Error(offset: offset)
         }
@@ -138,7 +140,18 @@ public struct ContiguousText: SearchableText, @unchecked Sendable { // the stora
     /// Takes ownership of memory allocated with `UnsafeMutablePointer.allocate` holding valid
     /// UTF-8; it is deallocated with the last copy of the text.
     public init(adoptingValidUTF8 base: UnsafeMutablePointer<UInt8>, count: Int) {
-        storage = Storage(base: base, count: count)
+        storage = Storage(base: base, count: count, release: ContiguousText.deallocator(base))
+    }
+
+    private static func deallocator(_ base: UnsafeMutablePointer<UInt8>) -> @Sendable () -> Void {
+        let address = UInt(bitPattern: base)
+        return { UnsafeMutablePointer<UInt8>(bitPattern: address)?.deallocate() }
+    }
+
+    /// Wraps memory holding valid UTF-8 that stays valid and unchanged until `release` is called
+    /// (with the last copy of the text), such as a memory-mapped file.
+    public init(unsafeValidUTF8 base: UnsafePointer<UInt8>, count: Int, release: @escaping @Sendable () -> Void) {
+        storage = Storage(base: base, count: count, release: release)
     }
 
     public var utf8Count: Int { storage.count }

@@ -41,18 +41,11 @@ import Testing
             let root = try makeTree()
             defer { try? FileManager.default.removeItem(at: root) }
             for _ in 0..<8 {
-                let process = Process()
-                process.executableURL = trawlBinary
-                process.arguments = ["replace", "alpha", "omega", "--write", root.path]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                process.standardInput = FileHandle.nullDevice
-                try process.run()
+                let child = try Child.start(trawlBinary.path, ["replace", "alpha", "omega", "--write", root.path])
                 // A random moment of the run (which takes a few hundred milliseconds here).
                 usleep(UInt32.random(in: 5_000...(round == 0 ? 60_000 : 250_000), using: &random))
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                if process.terminationReason == .uncaughtSignal { kills += 1 }
+                kill(child.pid, SIGKILL)
+                if child.finish().status == 128 + SIGKILL { kills += 1 }
                 let state = try check(root)
                 #expect(state.temporaries.count <= 1, "at most the file being renamed: \(state.temporaries)")
             }

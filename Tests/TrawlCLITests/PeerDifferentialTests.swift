@@ -29,15 +29,7 @@ import Testing
         if let corpus = ProcessInfo.processInfo.environment["TRAWL_CORPUS"] { roots.append(corpus) }
         for root in roots {
             for pattern in Self.patterns {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: rg)
-                process.arguments = ["-P", "--count-matches", "--crlf", "--no-messages", "-e", pattern, root]
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                let expected = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
+                let expected = try runTool(rg, ["-P", "--count-matches", "--crlf", "--no-messages", "-e", pattern, root]).stdout
                 let actual = try trawl(["find", "--count-matches", pattern, root])
                 #expect(counts(actual.stdout, root: root) == counts(expected, root: root), "\(pattern) in \(root)")
             }
@@ -60,13 +52,7 @@ import Testing
         let files = ["Sources/App/main.swift", "Sources/Net/EventLoop.swift", "Sources/Net/Server.swift", "docs/NOTES.md", "vendor/keep.swift"]
         let run = try trawl(["replace", "--write"] + trawlArguments + ["--"] + files, in: mine)
         #expect(run.status == 0 || run.status == 1)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: sd)
-        process.arguments = sdArguments + files
-        process.currentDirectoryURL = theirs
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try runTool(sd, sdArguments + files, in: theirs).status == 0)
         #expect(try snapshotTree(mine) == snapshotTree(theirs), "\(trawlArguments)")
     }
 }

@@ -20,48 +20,68 @@ let trawlBinary: URL = {
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let fixtures = packageRoot.appendingPathComponent("Fixtures")
 
+/// A child process started with posix_spawn, its standard streams connected to files (no pipes,
+/// so nothing can block; Foundation's Process was seen to hang reaping children when many tests
+/// start processes in parallel).
+struct Child {
+    let pid: pid_t
+    let outputFile: String
+    let errorFile: String
+    let inputFile: String
+
+    static func start(_ executable: String, _ arguments: [String], in directory: URL? = nil, input: String? = nil,
+                      environment: [String: String] = [:]) throws -> Child {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-run-\(UUID().uuidString)").path
+        let inputFile = scratch + ".in", outputFile = scratch + ".out", errorFile = scratch + ".err"
+        try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: inputFile))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input == nil ? "/dev/null" : inputFile, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NO_COLOR")
+        for (key, value) in environment { env[key] = value }
+        // GNU env -C changes into the folder before running the program.
+        let command = directory.map { ["/usr/bin/env", "-C", $0.path, executable] } ?? [executable]
+        let argv = (command + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL) }
+        return Child(pid: pid, outputFile: outputFile, errorFile: errorFile, inputFile: inputFile)
+    }
+
+    /// Waits for the child; returns its exit status (or 128 + signal).
+    func wait() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let terminatingSignal = status & 0x7F
+        return terminatingSignal == 0 ? (status >> 8) & 0xFF : 128 + terminatingSignal
+    }
+
+    func finish() -> Run {
+        let status = wait()
+        defer { for file in [outputFile, errorFile, inputFile] { unlink(file) } }
+        let read = { (path: String) in String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
+        return Run(status: status, stdout: read(outputFile), stderr: read(errorFile))
+    }
+}
+
 /// Runs trawl with `arguments` in `directory`, feeding `input` on stdin (or /dev/null).
 @discardableResult
 func trawl(_ arguments: [String], in directory: URL? = nil, input: String? = nil, environment: [String: String] = [:]) throws -> Run {
-    let process = Process()
-    process.executableURL = trawlBinary
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    var env = ProcessInfo.processInfo.environment
-    env.removeValue(forKey: "NO_COLOR")
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    if let input {
-        let pipe = Pipe()
-        process.standardInput = pipe
-        try process.run()
-        pipe.fileHandleForWriting.write(Data(input.utf8))
-        try pipe.fileHandleForWriting.close()
-    } else {
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-    // Read both pipes concurrently so a full stderr pipe cannot stall the child.
-    let errorData = LockedData()
-    let reader = Thread { errorData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-    reader.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !errorData.isSet { usleep(1000) }
-    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-               stderr: String(decoding: errorData.value, as: UTF8.self))
+    try Child.start(trawlBinary.path, arguments, in: directory, input: input, environment: environment).finish()
 }
 
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private var done = false
-    func set(_ value: Data) { lock.lock(); data = value; done = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return done }
-    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
+/// Runs another program and returns its standard output.
+func runTool(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> Run {
+    try Child.start(executable, arguments, in: directory).finish()
 }
 
 /// A fresh copy of a Fixtures folder in a temporary directory.

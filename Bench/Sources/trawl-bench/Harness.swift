@@ -157,7 +157,9 @@ func generatedCorpus(size: Int, seed: UInt64 = 42) -> [UInt8] {
 /// The first `size` bytes of the corpus at `path` (a file), trimmed to a scalar boundary, or
 /// generated text when no path is given.
 func corpusText(path: String?, size: Int) throws -> [UInt8] {
-    guard let path else { return generatedCorpus(size: size) }
+    guard var path else { return generatedCorpus(size: size) }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { path += "/swift100m.txt" }
     let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
     var bytes = [UInt8](try handle.read(upToCount: size) ?? Data())
     while let last = bytes.last, last & 0x80 != 0 { bytes.removeLast() } // never end inside a scalar

@@ -8,13 +8,13 @@ struct TrawlBench: ParsableCommand {
         abstract: "Measures Trawl's throughput and latency, beside its peers in the same run."
     )
 
-    @Argument(help: "The group to run: rope, match.")
+    @Argument(help: "The group to run: rope, match, cli.")
     var group: String
 
     @Flag(help: "Print one JSON object per figure instead of a table.")
     var json = false
 
-    @Option(help: "A corpus file (e.g. swift100m.txt from ../shared/tools/make-corpus.sh); generated text otherwise.")
+    @Option(help: "rope, match: a text file (e.g. swift100m.txt), generated text otherwise. cli: the folder from ../shared/tools/make-corpus.sh.")
     var corpus: String?
 
     @Option(help: "An editing trace (.json.gz); default: every trace in ../shared/traces.")
@@ -36,8 +36,10 @@ struct TrawlBench: ParsableCommand {
             try RopeBench(runs: runs, tracePaths: trace, corpusPath: corpus, report: report).run()
         case "match":
             try MatchBench(runs: runs, corpusPath: corpus, report: report).run()
+        case "cli":
+            try CLIBench(runs: runs, corpusPath: corpus, report: report).run()
         default:
-            throw ValidationError("unknown group '\(group)'; groups: rope, match")
+            throw ValidationError("unknown group '\(group)'; groups: rope, match, cli")
         }
     }
 }

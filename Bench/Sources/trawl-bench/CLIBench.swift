@@ -1,0 +1,163 @@
+import Foundation
+
+/// Group `cli`: whole-process runs of the `trawl` command beside ripgrep, grep, ugrep and sd, on
+/// the corpus of ../shared/tools/make-corpus.sh (`--corpus DIR` holding swift100m.txt and tree/).
+struct CLIBench {
+    var runs: Int
+    var corpusPath: String?
+    var report: Report
+
+    static let patterns: [(name: String, pattern: String)] = [
+        ("literal_rare", "preconditionFailure"), ("error_suffix", "\\w+Error\\b"), ("func_call", "func\\s+\\w+\\("),
+        ("type_decl", "(struct|class|enum|protocol)\\s+[A-Z]\\w*"), ("ing_word", "[a-z]+ing\\b"), ("eventloop_caseless", "(?i)eventloop"),
+    ]
+
+    func run() throws {
+        guard let corpus = corpusPath else {
+            throw BenchError("group cli needs --corpus DIR (from ../shared/tools/make-corpus.sh DIR: DIR/swift100m.txt and DIR/tree)")
+        }
+        let trawl = try buildTrawl()
+        let file = corpus + "/swift100m.txt", tree = corpus + "/tree"
+        for (name, pattern) in CLIBench.patterns where report.wants("cli.count.\(name)") {
+            let mine = try timeProcess("cli.count.\(name)", [trawl, "find", "-c", pattern, file])
+            if let rg = tool("rg"), report.wantsPeer("cli.count.\(name).rg") {
+                let theirs = try timeProcess("cli.count.\(name).rg", [rg, "-c", "-P", pattern, file])
+                report.addRatio("cli.count.\(name).speedup_vs_rg", theirs.figure, over: mine.figure)
+                if mine.output != theirs.output { report.note("cli.count.\(name): trawl printed \(mine.output), rg \(theirs.output)") }
+            }
+            if let grep = tool("grep"), report.wantsPeer("cli.count.\(name).grep") {
+                let theirs = try timeProcess("cli.count.\(name).grep", [grep, "-c", "-P", pattern, file])
+                report.addRatio("cli.count.\(name).speedup_vs_grep", theirs.figure, over: mine.figure)
+            }
+            if let ugrep = tool("ugrep"), report.wantsPeer("cli.count.\(name).ugrep") {
+                let theirs = try timeProcess("cli.count.\(name).ugrep", [ugrep, "-c", "-P", pattern, file])
+                report.addRatio("cli.count.\(name).speedup_vs_ugrep", theirs.figure, over: mine.figure)
+            }
+        }
+        if report.wants("cli.files_with_matches") {
+            let mine = try timeProcess("cli.files_with_matches", [trawl, "find", "-l", "EventLoop", tree])
+            if let rg = tool("rg"), report.wantsPeer("cli.files_with_matches.rg") {
+                let theirs = try timeProcess("cli.files_with_matches.rg", [rg, "-l", "EventLoop", tree])
+                report.addRatio("cli.files_with_matches.speedup_vs_rg", theirs.figure, over: mine.figure)
+                let a = Set(mine.output.split(separator: "\n")), b = Set(theirs.output.split(separator: "\n"))
+                report.note("cli.files_with_matches: trawl \(a.count) files, rg \(b.count) files, \(a.symmetricDifference(b).count) differ")
+            }
+        }
+        if report.wants("cli.replace") { try replaceBench(trawl: trawl, tree: tree) }
+    }
+
+    /// Builds (if needed) and returns the release `trawl` of the package beside Bench.
+    private func buildTrawl() throws -> String {
+        let root = sharedDirectory.deletingLastPathComponent().appendingPathComponent("main").path
+        let packageRoot = FileManager.default.fileExists(atPath: root + "/Package.swift") ? root
+            : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().path
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.arguments = ["swift", "build", "-c", "release", "--product", "trawl", "--package-path", packageRoot]
+        build.standardOutput = FileHandle.standardError
+        try build.run()
+        build.waitUntilExit()
+        guard build.terminationStatus == 0 else { throw BenchError("building trawl failed") }
+        return packageRoot + "/.build/release/trawl"
+    }
+
+    private func tool(_ name: String) -> String? {
+        ["/usr/bin/\(name)", "/usr/local/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    struct Timed {
+        var figure: Figure
+        var output: String
+    }
+
+    /// Runs a command `runs` times (after one warm-up run), reporting milliseconds.
+    private func timeProcess(_ name: String, _ command: [String], directory: String? = nil) throws -> Timed {
+        var output = ""
+        func once() throws -> Double {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            let start = now()
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let elapsed = Double(now() - start) / 1e6
+            output = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return elapsed
+        }
+        _ = try once()
+        let figure = Figure(name: name, unit: "ms", samples: try (0..<runs).map { _ in try once() })
+        report.add(figure)
+        return Timed(figure: figure, output: output)
+    }
+
+    /// `trawl replace --write` over a fresh copy of the corpus's .swift files, against sd on
+    /// another fresh copy of the same files; the two results must be byte-identical.
+    private func replaceBench(trawl: String, tree: String) throws {
+        guard let sd = tool("sd") else {
+            report.note("sd is not installed: cli.replace measures trawl alone")
+            return
+        }
+        let sources = try FileManager.default.subpathsOfDirectory(atPath: tree).filter { $0.hasSuffix(".swift") }.sorted()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-bench-replace-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        func freshCopy(_ name: String) throws -> String {
+            let target = scratch + "/" + name
+            try? FileManager.default.removeItem(atPath: target)
+            for path in sources {
+                let destination = target + "/" + path
+                try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: tree + "/" + path, toPath: destination)
+            }
+            return target
+        }
+        let pattern = "EventLoop\\b", replacement = "RunLoop"
+        var mine: [Double] = [], theirs: [Double] = []
+        var lastMine = "", lastTheirs = ""
+        for _ in 0..<max(1, min(runs, 3)) {
+            let a = try freshCopy("trawl"), b = try freshCopy("sd")
+            var start = now()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: trawl)
+            process.arguments = ["replace", "--write", "--no-ignore", "--hidden", pattern, replacement, a]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            mine.append(Double(now() - start) / 1e6)
+            start = now()
+            var index = 0
+            while index < sources.count {
+                let batch = sources[index..<min(sources.count, index + 2000)]
+                let sdProcess = Process()
+                sdProcess.executableURL = URL(fileURLWithPath: sd)
+                sdProcess.arguments = [pattern, replacement] + batch
+                sdProcess.currentDirectoryURL = URL(fileURLWithPath: b)
+                sdProcess.standardOutput = FileHandle.nullDevice
+                sdProcess.standardError = FileHandle.nullDevice
+                try sdProcess.run()
+                sdProcess.waitUntilExit()
+                index += 2000
+            }
+            theirs.append(Double(now() - start) / 1e6)
+            lastMine = a
+            lastTheirs = b
+        }
+        let mineFigure = Figure(name: "cli.replace.write", unit: "ms", samples: mine)
+        let theirFigure = Figure(name: "cli.replace.write.sd", unit: "ms", samples: theirs)
+        report.add(mineFigure)
+        report.add(theirFigure)
+        report.addRatio("cli.replace.write.speedup_vs_sd", theirFigure, over: mineFigure)
+        var differing = 0
+        for path in sources where FileManager.default.contents(atPath: lastMine + "/" + path) != FileManager.default.contents(atPath: lastTheirs + "/" + path) {
+            differing += 1
+        }
+        report.note("cli.replace: \(sources.count) files; \(differing) differ between trawl and sd")
+    }
+}
