@@ -92,7 +92,16 @@ extension FileContent {
         var capacity = max(Int(status.st_size), 0)
         var base = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
         var length = 0
+        var probed = false
         while true {
+            if !probed && length >= min(capacity, binaryProbeBytes) {
+                // Check the first block before reading the rest: binary files are skipped early.
+                probed = true
+                if memchr(base, 0, min(length, binaryProbeBytes)) != nil {
+                    base.deallocate()
+                    return .failure(.binary)
+                }
+            }
             if length == capacity {
                 // The file grew (or is a pipe): make room.
                 let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, 65536))

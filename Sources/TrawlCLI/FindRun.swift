@@ -83,6 +83,11 @@ public struct FindRun: Sendable {
             var report = FileReport()
             if file.isExplicit { report.note = "\(display): binary file; skipped" }
             return report
+        case .failure(.invalidUTF8(let offset)):
+            // Searching is not an error for a file that cannot be searched as text: warn, go on.
+            var report = FileReport()
+            report.note = "\(display): not valid UTF-8 (first bad byte at offset \(offset)); skipped"
+            return report
         case .failure(let skip):
             var report = FileReport()
             report.error = "\(display): \(skip)"

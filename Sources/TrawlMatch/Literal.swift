@@ -3,13 +3,43 @@
 struct PrefilterLiteral: Hashable, Sendable {
     /// A unit below 0x100 is an exact byte; `caselessFlag | lowercase letter` matches the letter in
     /// either ASCII case.
-    var units: [UInt16]
+    var units: [UInt16] { didSet { rank() } }
+    /// The index of the unit to scan for: the rarest one.
+    private(set) var anchorIndex = 0
+    /// The two rarest units (in order of position), for the packed-pair scan; -1 when shorter.
+    private(set) var pairFirst = -1
+    private(set) var pairSecond = -1
 
     static let caselessFlag: UInt16 = 0x100
 
-    init(units: [UInt16]) { self.units = units }
+    init(units: [UInt16]) {
+        self.units = units
+        rank()
+    }
 
-    init(bytes: some Sequence<UInt8>) { units = bytes.map { UInt16($0) } }
+    init(bytes: some Sequence<UInt8>) { self.init(units: bytes.map { UInt16($0) }) }
+
+    /// Ranks the units by rarity once, when the literal is made (not per search).
+    private mutating func rank() {
+        func rarity(_ index: Int) -> Int {
+            PrefilterLiteral.bytes(of: units[index]).map { Int(byteRarity[Int($0)]) }.min()!
+        }
+        var best = 0, bestRarity = Int.min
+        for index in units.indices {
+            // A caseless letter is scanned as two bytes, so it counts as commoner.
+            let value = rarity(index) - (PrefilterLiteral.bytes(of: units[index]).count - 1) * 24
+            if value > bestRarity { best = index; bestRarity = value }
+        }
+        anchorIndex = best
+        if units.count >= 2 {
+            let ranked = units.indices.sorted { (rarity($0), -$0) > (rarity($1), -$1) }
+            pairFirst = min(ranked[0], ranked[1])
+            pairSecond = max(ranked[0], ranked[1])
+        } else {
+            pairFirst = -1
+            pairSecond = -1
+        }
+    }
 
     var count: Int { units.count }
 
@@ -36,17 +66,6 @@ struct PrefilterLiteral: Hashable, Sendable {
         }
     }
 
-    /// The index of the unit to scan for: the rarest one.
-    var anchorIndex: Int {
-        var best = 0, bestRarity = -1
-        for (index, unit) in units.enumerated() {
-            let bytes = PrefilterLiteral.bytes(of: unit)
-            // A caseless letter is scanned as two bytes, so it counts as commoner.
-            let rarity = bytes.map { Int(byteRarity[Int($0)]) }.min()! - (bytes.count - 1) * 24
-            if rarity > bestRarity { best = index; bestRarity = rarity }
-        }
-        return best
-    }
 }
 
 /// Literals of which every match contains at least one.

@@ -33,11 +33,7 @@ final class LiteralScanner {
         var offset2: Int, fold2: UInt8, byte2: UInt8
 
         init(_ literal: PrefilterLiteral) {
-            func rarity(_ index: Int) -> Int {
-                PrefilterLiteral.bytes(of: literal.units[index]).map { Int(byteRarity[Int($0)]) }.min()!
-            }
-            let ranked = literal.units.indices.sorted { (rarity($0), -$0) > (rarity($1), -$1) }
-            let first = min(ranked[0], ranked[1]), second = max(ranked[0], ranked[1])
+            let first = literal.pairFirst, second = literal.pairSecond
             func parts(_ unit: UInt16) -> (UInt8, UInt8) {
                 unit & PrefilterLiteral.caselessFlag != 0 ? (0x20, UInt8(unit & 0xFF)) : (0, UInt8(unit))
             }

@@ -104,7 +104,12 @@ struct CLIBench {
             report.note("sd is not installed: cli.replace measures trawl alone")
             return
         }
-        let sources = try FileManager.default.subpathsOfDirectory(atPath: tree).filter { $0.hasSuffix(".swift") }.sorted()
+        // Regular .swift files only (the tree has symlinks, which would be copied twice).
+        let sources = Array(Set(try FileManager.default.subpathsOfDirectory(atPath: tree).filter { path in
+            guard path.hasSuffix(".swift"), let type = try? FileManager.default.attributesOfItem(atPath: tree + "/" + path)[.type] as? FileAttributeType
+            else { return false }
+            return type == .typeRegular && (try? FileManager.default.destinationOfSymbolicLink(atPath: tree + "/" + path)) == nil
+        })).sorted()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-bench-replace-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         func freshCopy(_ name: String) throws -> String {
