@@ -25,8 +25,9 @@ let package = Package(
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels"]),
         .executableTarget(name: "trawl", dependencies: ["TrawlCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText"]),
-        .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText"]),
+        .target(name: "TrawlTestSupport", path: "Tests/TrawlTestSupport"),
+        .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
+        .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "trawl"]),
     ],
     swiftLanguageModes: [.v6]

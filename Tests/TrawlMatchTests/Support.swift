@@ -1,22 +1,11 @@
 import Foundation
+@_exported import TrawlTestSupport
 import TrawlMatch
 import TrawlText
 
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum Settings {
-    static var seed: UInt64 { ProcessInfo.processInfo.environment["TRAWL_PROPERTY_SEED"].flatMap { UInt64($0) } ?? 0x6D61_7463 }
-    static var scale: Int { ProcessInfo.processInfo.environment["TRAWL_PROPERTY_SCALE"].flatMap { Int($0) } ?? 1 }
+    static var seed: UInt64 { PropertyTestSettings.seed(default: 0x6D61_7463) }
+    static var scale: Int { PropertyTestSettings.scale }
 }
 
 /// Pieces of random texts for matching: words the patterns look for, multi-byte scalars, case
