@@ -1,0 +1,1 @@
+EventLoop vendored copy, ignored by .gitignore.
