@@ -10,6 +10,9 @@ public struct WalkOptions: Sendable {
     public var hidden = false
     /// Do not read `.gitignore`, `.ignore` or `.git/info/exclude`.
     public var noIgnore = false
+    /// Apply `.gitignore` files outside git repositories too (ripgrep's `--no-require-git`); by
+    /// default, as in ripgrep, they count only inside a repository (a `.git` in the folder or above).
+    public var noRequireGit = false
     /// Follow symbolic links.
     public var followLinks = false
     /// `-g` globs: `GLOB` includes, `!GLOB` excludes; they override ignore files.
@@ -82,8 +85,9 @@ public struct Walker: Sendable {
             if (status.st_mode & S_IFMT) == S_IFDIR {
                 var ancestors: Set<[UInt64]> = [[UInt64(status.st_dev), UInt64(status.st_ino)]]
                 var stack: [IgnoreFile] = []
-                if !options.noIgnore { loadIgnoreFiles(in: root, base: [], into: &stack) }
-                walkDirectory(root, relative: [], ignores: stack, ancestors: &ancestors, files: &files, errors: &errors, stale: &stale)
+                let inRepository = options.noRequireGit || isInsideRepository(root)
+                if !options.noIgnore { loadIgnoreFiles(in: root, base: [], inRepository: inRepository, into: &stack) }
+                walkDirectory(root, relative: [], ignores: stack, inRepository: inRepository, ancestors: &ancestors, files: &files, errors: &errors, stale: &stale)
             } else {
                 if let limit = options.maxFileSize, Int(status.st_size) > limit { continue }
                 files.append(WalkedFile(path: root, isExplicit: true))
@@ -91,9 +95,22 @@ public struct Walker: Sendable {
         }
     }
 
-    private func loadIgnoreFiles(in directory: String, base: [UInt8], into stack: inout [IgnoreFile]) {
+    /// Whether `path` is in a git repository: it or a folder above it holds `.git`.
+    private func isInsideRepository(_ path: String) -> Bool {
+        guard let resolved = realpath(path, nil) else { return false }
+        var current = String(cString: resolved)
+        free(resolved)
+        while true {
+            var status = stat()
+            if stat(current + "/.git", &status) == 0 { return true }
+            guard let slash = current.lastIndex(of: "/"), current != "/" else { return false }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+        }
+    }
+
+    private func loadIgnoreFiles(in directory: String, base: [UInt8], inRepository: Bool, into stack: inout [IgnoreFile]) {
         // Lowest precedence first: .git/info/exclude, then .gitignore, then .ignore.
-        for name in [".git/info/exclude", ".gitignore", ".ignore"] {
+        for name in [".git/info/exclude", ".gitignore", ".ignore"] where inRepository || name == ".ignore" {
             let path = directory + "/" + name
             guard let contents = readSmallFile(path) else { continue }
             stack.append(IgnoreFile(base: base, contents: contents))
@@ -128,7 +145,8 @@ public struct Walker: Sendable {
         return false
     }
 
-    private func walkDirectory(_ directory: String, relative: [UInt8], ignores: [IgnoreFile], ancestors: inout Set<[UInt64]>,
+    private func walkDirectory(_ directory: String, relative: [UInt8], ignores: [IgnoreFile], inRepository: Bool,
+                               ancestors: inout Set<[UInt64]>,
                                files: inout [WalkedFile], errors: inout [String], stale: inout [String]) {
         guard let handle = opendir(directory) else {
             errors.append("\(directory): \(String(cString: strerror(errno)))")
@@ -172,8 +190,12 @@ public struct Walker: Sendable {
                 ancestors.insert(identity)
                 defer { ancestors.remove(identity) }
                 var childIgnores = ignores
-                if !options.noIgnore { loadIgnoreFiles(in: path, base: childRelative + [0x2F], into: &childIgnores) }
-                walkDirectory(path, relative: childRelative, ignores: childIgnores, ancestors: &ancestors, files: &files, errors: &errors, stale: &stale)
+                var status2 = stat()
+                let childInRepository = inRepository || stat(path + "/.git", &status2) == 0
+                if !options.noIgnore {
+                    loadIgnoreFiles(in: path, base: childRelative + [0x2F], inRepository: childInRepository, into: &childIgnores)
+                }
+                walkDirectory(path, relative: childRelative, ignores: childIgnores, inRepository: childInRepository, ancestors: &ancestors, files: &files, errors: &errors, stale: &stale)
             } else if kind == UInt8(DT_REG) {
                 if isIgnored(childRelative, name: name[...], isDirectory: false, ignores: ignores) { continue }
                 if let limit = options.maxFileSize {

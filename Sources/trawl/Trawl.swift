@@ -49,6 +49,8 @@ struct WalkFlags: ParsableArguments {
     var hidden = false
     @Flag(name: .customLong("no-ignore"), help: "Ignore .gitignore, .ignore and .git/info/exclude.")
     var noIgnore = false
+    @Flag(name: .customLong("no-require-git"), help: "Apply .gitignore files outside git repositories too.")
+    var noRequireGit = false
     @Option(name: [.short, .customLong("glob")], help: "Include files matching GLOB; !GLOB excludes. Repeatable.")
     var glob: [String] = []
     @Option(name: .customLong("max-filesize"), help: "Skip files larger than this (e.g. 50K, 10M, 1G).")
@@ -66,6 +68,7 @@ struct WalkFlags: ParsableArguments {
         var options = WalkOptions()
         options.hidden = hidden
         options.noIgnore = noIgnore
+        options.noRequireGit = noRequireGit
         options.globs = glob
         options.followLinks = follow
         if let maxFilesize { options.maxFileSize = try WalkFlags.parseSize(maxFilesize) }

@@ -29,6 +29,14 @@ import Testing
         #expect(explicit.status == 1 && explicit.stderr.contains("binary file"))
     }
 
+    @Test func gitignoreCountsOnlyInsideARepository() throws {
+        try FileManager.default.removeItem(at: tree.appendingPathComponent(".git"))
+        let outside = try trawl(["find", "-l", "EventLoop", "."], in: tree).stdoutLines
+        #expect(outside.contains("./build/output.txt"), "no .git: .gitignore does not apply, as in ripgrep")
+        let forced = try trawl(["find", "-l", "EventLoop", ".", "--no-require-git"], in: tree).stdoutLines
+        #expect(!forced.contains("./build/output.txt"))
+    }
+
     @Test func nestedIgnoreFilesAndGitExclude() throws {
         try FileManager.default.createDirectory(at: tree.appendingPathComponent(".git/info"), withIntermediateDirectories: true)
         try "docs/\n".write(to: tree.appendingPathComponent(".git/info/exclude"), atomically: true, encoding: .utf8)

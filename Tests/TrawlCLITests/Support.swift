@@ -90,6 +90,8 @@ func copyOfFixture(_ name: String) throws -> URL {
     try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
     let target = destination.appendingPathComponent(name)
     try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: target)
+    // A repository, so that .gitignore applies (as in ripgrep, it counts only inside one).
+    try FileManager.default.createDirectory(at: target.appendingPathComponent(".git"), withIntermediateDirectories: true)
     return target
 }
 
