@@ -28,6 +28,14 @@ final class LiteralScanner {
     /// The chunk the scanner read last (its bytes are valid while the scanner lives).
     var chunk: TextChunk? { parts.map { $0[lastPart].currentChunk } ?? currentChunk }
 
+    /// The bytes of the chunk read last, without touching its owner's reference count (the
+    /// scanner keeps the chunk, and so its storage, alive).
+    var chunkBytes: UnsafeBufferPointer<UInt8> { parts.map { $0[lastPart].currentBytes } ?? currentBytes }
+    /// The offset of ``chunkBytes`` in the text.
+    var chunkOffset: Int { parts.map { $0[lastPart].currentOffset } ?? currentOffset }
+    @exclusivity(unchecked) private var currentBytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    @exclusivity(unchecked) private var currentOffset = 0
+
     private struct Pair {
         var offset1: Int, fold1: UInt8, byte1: UInt8
         var offset2: Int, fold2: UInt8, byte2: UInt8
@@ -147,9 +155,11 @@ final class LiteralScanner {
                 start = current.offset + fitting
             }
             // Starts whose literal runs into the next chunk: check the first unit, then gather.
+            let first = literal.units[0]
             while start < current.end {
                 if start + length > range.upperBound { break }
-                if matchesPrefixInChunk(literal, at: start, in: current), verify(literal, at: start) {
+                if PrefilterLiteral.unit(first, matches: base[start - current.offset]),
+                   matchesPrefixInChunk(literal, at: start, in: current), verify(literal, at: start) {
                     resume = start
                     return start..<(start + length)
                 }
@@ -169,10 +179,13 @@ final class LiteralScanner {
         while true {
             guard let next = chunks?.next() else {
                 currentChunk = nil
+                currentBytes = UnsafeBufferPointer(start: nil, count: 0)
                 return nil
             }
             if next.end > offset {
                 currentChunk = next
+                currentBytes = next.bytes
+                currentOffset = next.offset
                 return next
             }
         }

@@ -48,6 +48,11 @@ public struct RegexMatcher: Matcher {
             // match can contain a line feed).
             prefilter = analysis.canMatchLineFeed ? nil : usable
             mode = prefilter == nil ? .wholeText : .candidateLines
+        } else if regex.hasKnownFirstCodeUnit && !analysis.hasSubjectAssertions {
+            // PCRE2's JIT finds a known first code unit with SIMD at memory speed: let it scan the
+            // whole text, and redo on its own only a line where a match touches a line break.
+            prefilter = nil
+            mode = .wholeTextCheckingLines
         } else {
             prefilter = usable
             mode = .lineSubjects

@@ -28,6 +28,11 @@ final class RegexSearch {
         /// Every line (without its line break) is its own subject; with a prefilter, lines without
         /// a candidate are skipped.
         case lineSubjects
+        /// Line-by-line semantics computed with whole-text searches: a match that lies within one
+        /// line's content is exactly what line-by-line matching finds (for patterns without subject
+        /// assertions); a match touching a line break is redone on its line alone. Used when PCRE2
+        /// finds candidates faster than a prefilter would (a known first code unit).
+        case wholeTextCheckingLines
     }
 
     let state: RegexMatchState
@@ -36,6 +41,8 @@ final class RegexSearch {
     let mode: Mode
     /// The current subject: the range, or the current line in ``Mode/lineSubjects``.
     @exclusivity(unchecked) private var subject: Range<Int>
+    /// The mode in use (``Mode/wholeTextCheckingLines`` switches to line subjects for one line).
+    @exclusivity(unchecked) private var lineMode: Mode
     @exclusivity(unchecked) private var hasSubject: Bool
     @exclusivity(unchecked) private var nextLineStart: Int
     private let contextBytes: Int
@@ -68,6 +75,7 @@ final class RegexSearch {
         self.mode = mode
         subject = range
         hasSubject = mode != .lineSubjects
+        lineMode = mode
         nextLineStart = range.lowerBound
         position = range.lowerBound
         contextBytes = (regex.maxLookbehind + 2) * 4
@@ -97,7 +105,50 @@ final class RegexSearch {
             return try nextOnCandidateLines()
         case .lineSubjects:
             return try nextInLineSubjects()
+        case .wholeTextCheckingLines:
+            return try nextCheckingLines()
         }
+    }
+
+    private func nextCheckingLines() throws(MatchError) -> Match? {
+        while true {
+            subject = range
+            guard let match = try nextMatch(startLimit: nil, initialEnd: position + RegexSearch.minimumLookahead,
+                                            preferredEnd: position + RegexSearch.windowBytes) else { return nil }
+            if staysWithinLineContent(match.range) { return match }
+            // Redo the line where the match starts, as its own subject, from where the search was.
+            let searchedFrom = previousPosition
+            let lineStart = max(searchedFrom, lineFeed(before: match.range.lowerBound, notBefore: searchedFrom) + 1)
+            let lineEnd = lineFeed(after: match.range.lowerBound)
+            var contentEnd = lineEnd
+            if lineEnd < range.upperBound && contentEnd > lineStart && byte(at: contentEnd - 1) == 0x0D { contentEnd -= 1 }
+            var lineContentStart = lineFeed(before: lineStart, notBefore: range.lowerBound) + 1
+            lineContentStart = min(lineContentStart, lineStart)
+            subject = lineContentStart..<max(contentEnd, lineContentStart)
+            reposition(to: lineStart)
+            notEmptyAtStart = previousNotEmpty && lineStart == searchedFrom
+            windowEnd = -1
+            if lineStart <= subject.upperBound, let inLine = try nextMatch(startLimit: nil, initialEnd: subject.upperBound,
+                                                                          preferredEnd: subject.upperBound) {
+                subject = range
+                windowEnd = -1
+                return inLine
+            }
+            subject = range
+            windowEnd = -1
+            reposition(to: lineEnd + 1)
+            if position > range.upperBound { return nil }
+        }
+    }
+
+    /// Whether a whole-text match is one that line-by-line matching could give: no line break in
+    /// it, and not an empty match between a CR and its LF.
+    private func staysWithinLineContent(_ match: Range<Int>) -> Bool {
+        if match.isEmpty {
+            guard match.lowerBound > range.lowerBound, match.lowerBound < range.upperBound else { return true }
+            return !(byte(at: match.lowerBound - 1) == 0x0D && byte(at: match.lowerBound) == 0x0A)
+        }
+        return withBytes(in: match) { bytes in !bytes.contains(0x0A) && !bytes.contains(0x0D) }
     }
 
     private func nextInLineSubjects() throws(MatchError) -> Match? {
@@ -157,9 +208,11 @@ final class RegexSearch {
 
     /// The prefilter's current chunk, when it holds all of `wanted`: candidate lines are usually
     /// found, bounded and matched inside it without copying or seeking.
-    private func heldChunk(covering wanted: Range<Int>) -> TextChunk? {
-        guard let chunk = scanner?.chunk, chunk.offset <= wanted.lowerBound, wanted.upperBound <= chunk.end else { return nil }
-        return chunk
+    private func heldChunk(covering wanted: Range<Int>) -> (offset: Int, bytes: UnsafeBufferPointer<UInt8>)? {
+        guard let scanner else { return nil }
+        let bytes = scanner.chunkBytes, offset = scanner.chunkOffset
+        guard bytes.baseAddress != nil, offset <= wanted.lowerBound, wanted.upperBound <= offset + bytes.count else { return nil }
+        return (offset, bytes)
     }
 
     private func byte(at offset: Int) -> UInt8 {
@@ -174,7 +227,7 @@ final class RegexSearch {
             let local = offset - chunk.offset
             let found = trawl_find_byte(chunk.bytes.baseAddress! + local, chunk.bytes.count - local, 0x0A)
             if local + found < chunk.bytes.count { return offset + found }
-            from = chunk.end
+            from = chunk.offset + chunk.bytes.count
         }
         var chunks = text.chunks(forwardIn: from..<range.upperBound)
         while let chunk = chunks.next() {
@@ -203,7 +256,13 @@ final class RegexSearch {
     }
 
     /// The next match starting at or after `position` (and at or before `startLimit`, if given).
+    /// Where the last `nextMatch` call started, and whether it started after an empty match.
+    @exclusivity(unchecked) private var previousPosition = 0
+    @exclusivity(unchecked) private var previousNotEmpty = false
+
     private func nextMatch(startLimit: Int?, initialEnd: Int, preferredEnd: Int) throws(MatchError) -> Match? {
+        previousPosition = position
+        previousNotEmpty = notEmptyAtStart
         var wantedEnd = min(subject.upperBound, initialEnd)
         var fillEnd = min(subject.upperBound, max(preferredEnd, initialEnd))
         while position <= subject.upperBound {

@@ -26,6 +26,9 @@ import TrawlText
         "\\w{3,}", "(?>a+)b", "a++b", "a+?", "\\w+?ing", "(?|(a)|(b))", "(?U)a+", "(?n)(a)",
         // case-folding specials
         "k", "K", "s", "S", "Ж", "STRASSE", "\\x{212A}", "ſ", "[k-m]", "(?i)k", "(?i)ss",
+        // single-line patterns that could cross a line break, starting with a known character
+        // (matched on the whole text, redone per line when a match touches a line break)
+        "a\\s*", "a\\s+b", "b[^x]*", "x[^a]", "e\\W", "a\\s*$", "é\\s?", "f\\D*", "c\\s*\\w", "(?i)k\\s",
         // escapes
         "\\x41", "\\x{1F600}", "\\t", "\\Qa.b\\E", "\\Q(\\E", "\\e", "\\cJ", "\\012",
     ]
@@ -81,9 +84,11 @@ import TrawlText
     }
 
     @Test func prefilterIsUsedForPatternsWithRequiredLiterals() throws {
-        for pattern in ["\\w+Error\\b", "func\\s+\\w+\\(", "(struct|class|enum|protocol)\\s+[A-Z]\\w*", "(?i)eventloop"] {
+        for pattern in ["\\w+Error\\b", "(struct|class|enum|protocol)\\s+[A-Z]\\w*", "(?i)eventloop", "[a-z]+ing\\b"] {
             #expect(try RegexMatcher(pattern).usesPrefilter, "\(pattern)")
         }
+        // PCRE2 finds a known first character itself, faster than a prefilter would.
+        #expect(try !RegexMatcher("func\\s+\\w+\\(").usesPrefilter)
         for pattern in ["\\w+", "a\\nb", "(?s)foo.*bar", "(?i)k"] {
             #expect(try !RegexMatcher(pattern).usesPrefilter, "\(pattern)")
         }
