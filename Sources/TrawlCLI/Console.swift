@@ -65,14 +65,26 @@ struct Progress {
 }
 
 /// Lets worker threads fill distinct slots of a results array without locks.
+///
+/// The slots live in memory allocated once: writing through `Array` would not be safe from
+/// several threads, since `withUnsafeMutableBufferPointer` briefly swaps the array's storage out.
 final class SlotArray<Element>: @unchecked Sendable { // each index is written by exactly one worker
-    private var storage: [Element?]
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ value: Element) { storage.withUnsafeMutableBufferPointer { $0[index] = value } }
+    private let slots: UnsafeMutableBufferPointer<Element?>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+    }
+
+    deinit {
+        slots.baseAddress?.deinitialize(count: slots.count)
+        slots.deallocate()
+    }
+
+    func set(_ index: Int, _ value: Element) { slots[index] = value }
+
     func take(_ index: Int) -> Element? {
-        storage.withUnsafeMutableBufferPointer { buffer in
-            defer { buffer[index] = nil }
-            return buffer[index]
-        }
+        defer { slots[index] = nil }
+        return slots[index]
     }
 }
