@@ -53,10 +53,11 @@ struct Progress {
 
     init(enabled: Bool) { self.enabled = enabled }
 
-    mutating func update(files: Int, total: Int, bytes: Int, matches: Int) {
+    mutating func update(files: Int, total: Int?, bytes: Int, matches: Int) {
         guard enabled, monotonicNanoseconds() - start > 1_000_000_000 else { return }
         shown = true
-        Console.write("\r\u{1B}[Ktrawl: \(files)/\(total) files, \(bytes / 1_000_000) MB, \(matches) matches", to: 2)
+        let count = total.map { "\(files)/\($0)" } ?? String(files)
+        Console.write("\r\u{1B}[Ktrawl: \(count) files, \(bytes / 1_000_000) MB, \(matches) matches", to: 2)
     }
 
     func finish() {

@@ -20,44 +20,36 @@ public struct FindRun: Sendable {
             return 2
         }
         let start = monotonicNanoseconds()
-        let walked = Walker(options: walk).walk(paths.isEmpty ? ["."] : paths)
-        var failed = !walked.errors.isEmpty
-        walked.errors.forEach(Console.error)
         let settings = self.settings
         let implicitRoot = paths.isEmpty
-        let files = walked.files
-        let slots = SlotArray<FileReport>(count: files.count)
+        var failed = false
         var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
-        var totals = (matches: 0, lines: 0, bytes: 0, searched: 0, withMatch: 0)
-        let batch = 64
-        var next = 0
-        let frozen = settings
-        while next < files.count {
-            let upper = min(files.count, next + batch)
-            let base = next
-            DispatchQueue.concurrentPerform(iterations: upper - base) { offset in
-                let file = files[base + offset]
-                slots.set(base + offset, FindRun.search(file, implicitRoot: implicitRoot, matcher: matcher, settings: frozen))
+        var totals = (matches: 0, lines: 0, bytes: 0, searched: 0, withMatch: 0, files: 0)
+        var pending: [UInt8] = []
+        let walked = processInWalkOrder(Walker(options: walk), roots: paths.isEmpty ? ["."] : paths, work: { file in
+            FindRun.search(file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
+        }, consume: { report in
+            if let error = report.error {
+                Console.error(error)
+                failed = true
             }
-            var output: [UInt8] = []
-            for index in base..<upper {
-                guard let report = slots.take(index) else { continue }
-                if let error = report.error {
-                    Console.error(error)
-                    failed = true
-                }
-                if let note = report.note { Console.error(note) }
-                output += report.output
-                totals.matches += report.matches
-                totals.lines += report.matchedLines
-                totals.bytes += report.bytes
-                if report.error == nil && report.note == nil { totals.searched += 1 }
-                if report.matches > 0 { totals.withMatch += 1 }
+            if let note = report.note { Console.error(note) }
+            pending += report.output
+            totals.matches += report.matches
+            totals.lines += report.matchedLines
+            totals.bytes += report.bytes
+            totals.files += 1
+            if report.error == nil && report.note == nil { totals.searched += 1 }
+            if report.matches > 0 { totals.withMatch += 1 }
+            if pending.count >= 1 << 16 || totals.files % 64 == 0 {
+                Console.write(pending)
+                pending.removeAll(keepingCapacity: true)
+                progress.update(files: totals.files, total: nil, bytes: totals.bytes, matches: totals.matches)
             }
-            Console.write(output)
-            next = upper
-            progress.update(files: next, total: files.count, bytes: totals.bytes, matches: totals.matches)
-        }
+        })
+        Console.write(pending)
+        walked.errors.forEach(Console.error)
+        if !walked.errors.isEmpty { failed = true }
         progress.finish()
         let elapsed = monotonicNanoseconds() - start
         if settings.mode == .json {

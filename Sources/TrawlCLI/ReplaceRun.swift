@@ -59,39 +59,39 @@ public struct ReplaceRun: Sendable {
     public func run() -> Int32 {
         guard let (matcher, template) = prepare() else { return 2 }
         let start = monotonicNanoseconds()
-        let walked = Walker(options: walk).walk(paths.isEmpty ? ["."] : paths)
-        walked.errors.forEach(Console.error)
-        var failed = !walked.errors.isEmpty
-        if action == .write {
-            for stale in walked.staleTemporaries { unlink(stale) }
-        }
+        let roots = paths.isEmpty ? ["."] : paths
         let implicitRoot = paths.isEmpty
-        let files = walked.files
+        var failed = false
         var totals = (files: 0, changes: 0, bytes: 0)
+        var searched = 0
+        let walked: Walker.Result
         if action == .interactive {
+            // Questions come one at a time, in order: walk first, then go file by file.
+            walked = Walker(options: walk).walk(roots)
             var session = InteractiveSession()
-            for file in files {
+            for file in walked.files {
                 let outcome = interactive(file, implicitRoot: implicitRoot, matcher: matcher, template: template, session: &session)
                 report(outcome, totals: &totals, failed: &failed)
+                searched += 1
                 if session.quit { break }
             }
         } else {
-            let slots = SlotArray<Outcome>(count: files.count)
             var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
-            var next = 0
-            while next < files.count {
-                let upper = min(files.count, next + 64)
-                let base = next
-                DispatchQueue.concurrentPerform(iterations: upper - base) { offset in
-                    slots.set(base + offset, process(files[base + offset], implicitRoot: implicitRoot, matcher: matcher, template: template))
-                }
-                for index in base..<upper {
-                    if let outcome = slots.take(index) { report(outcome, totals: &totals, failed: &failed) }
-                }
-                next = upper
-                progress.update(files: next, total: files.count, bytes: totals.bytes, matches: totals.changes)
-            }
+            let run = self
+            walked = processInWalkOrder(Walker(options: walk), roots: roots, work: { file in
+                run.process(file, implicitRoot: implicitRoot, matcher: matcher, template: template)
+            }, consume: { outcome in
+                report(outcome, totals: &totals, failed: &failed)
+                searched += 1
+                if searched % 64 == 0 { progress.update(files: searched, total: nil, bytes: totals.bytes, matches: totals.changes) }
+            })
             progress.finish()
+        }
+        walked.errors.forEach(Console.error)
+        if !walked.errors.isEmpty { failed = true }
+        if action == .write {
+            // Leftovers of killed runs (their process is gone).
+            for stale in walked.staleTemporaries { unlink(stale) }
         }
         let verb = action == .preview ? "to change" : "changed"
         let summary = "\(totals.files) file\(totals.files == 1 ? "" : "s") \(verb), \(totals.changes) replacement\(totals.changes == 1 ? "" : "s")"
@@ -101,7 +101,7 @@ public struct ReplaceRun: Sendable {
             Console.write(summary + (action == .preview && totals.changes > 0 ? " (preview: nothing written; add --write to apply)" : "") + "\n", to: 2)
         }
         if stats {
-            Console.write("\(files.count) files searched, \(totals.bytes) bytes, \(totals.changes) replacements, \(formatSeconds(monotonicNanoseconds() - start))\n", to: 2)
+            Console.write("\(searched) files searched, \(totals.bytes) bytes, \(totals.changes) replacements, \(formatSeconds(monotonicNanoseconds() - start))\n", to: 2)
         }
         if failed { return 2 }
         return totals.changes > 0 ? 0 : 1

@@ -62,20 +62,17 @@ public struct Walker: Sendable {
 
     /// Every file to search under `roots`, in order, and the problems met on the way.
     public func walk(_ roots: [String]) -> Result {
-        var result = Result()
-        walk(roots, into: &result)
+        var files: [WalkedFile] = []
+        var result = walk(roots) { files.append($0) }
+        result.files = files
         return result
     }
 
-    private func walk(_ roots: [String], into result: inout Result) {
-        var files: [WalkedFile] = []
+    /// Walks `roots`, handing each selected file to `visit` as soon as it is found (so searching
+    /// can overlap walking); returns the problems met and the stale temporary files.
+    public func walk(_ roots: [String], visit: (WalkedFile) -> Void) -> Result {
         var errors: [String] = []
         var stale: [String] = []
-        defer {
-            result.files = files
-            result.errors = errors
-            result.staleTemporaries = stale
-        }
         for root in roots {
             var status = stat()
             guard stat(root, &status) == 0 else {
@@ -87,13 +84,16 @@ public struct Walker: Sendable {
                 var stack: [IgnoreFile] = []
                 let inRepository = options.noRequireGit || isInsideRepository(root)
                 if !options.noIgnore { loadIgnoreFiles(in: root, base: [], inRepository: inRepository, into: &stack) }
-                walkDirectory(root, relative: [], ignores: stack, inRepository: inRepository, ancestors: &ancestors, files: &files, errors: &errors, stale: &stale)
+                walkDirectory(root, relative: [], ignores: stack, inRepository: inRepository, ancestors: &ancestors, visit: visit, errors: &errors, stale: &stale)
             } else {
                 if let limit = options.maxFileSize, Int(status.st_size) > limit { continue }
-                files.append(WalkedFile(path: root, isExplicit: true))
+                visit(WalkedFile(path: root, isExplicit: true))
             }
         }
+        return Result(files: [], errors: errors, staleTemporaries: stale)
     }
+
+
 
     /// Whether `path` is in a git repository: it or a folder above it holds `.git`.
     private func isInsideRepository(_ path: String) -> Bool {
@@ -147,7 +147,7 @@ public struct Walker: Sendable {
 
     private func walkDirectory(_ directory: String, relative: [UInt8], ignores: [IgnoreFile], inRepository: Bool,
                                ancestors: inout Set<[UInt64]>,
-                               files: inout [WalkedFile], errors: inout [String], stale: inout [String]) {
+                               visit: (WalkedFile) -> Void, errors: inout [String], stale: inout [String]) {
         guard let handle = opendir(directory) else {
             errors.append("\(directory): \(String(cString: strerror(errno)))")
             return
@@ -195,14 +195,14 @@ public struct Walker: Sendable {
                 if !options.noIgnore {
                     loadIgnoreFiles(in: path, base: childRelative + [0x2F], inRepository: childInRepository, into: &childIgnores)
                 }
-                walkDirectory(path, relative: childRelative, ignores: childIgnores, inRepository: childInRepository, ancestors: &ancestors, files: &files, errors: &errors, stale: &stale)
+                walkDirectory(path, relative: childRelative, ignores: childIgnores, inRepository: childInRepository, ancestors: &ancestors, visit: visit, errors: &errors, stale: &stale)
             } else if kind == UInt8(DT_REG) {
                 if isIgnored(childRelative, name: name[...], isDirectory: false, ignores: ignores) { continue }
                 if let limit = options.maxFileSize {
                     var status = stat()
                     if stat(path, &status) == 0 && Int(status.st_size) > limit { continue }
                 }
-                files.append(WalkedFile(path: path, isExplicit: false))
+                visit(WalkedFile(path: path, isExplicit: false))
             }
         }
     }
