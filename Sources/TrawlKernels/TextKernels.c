@@ -172,6 +172,28 @@ size_t trawl_offset_after_newline(const uint8_t *bytes, size_t count, size_t n) 
     return count;
 }
 
+size_t trawl_offset_after_newline_from_end(const uint8_t *bytes, size_t count, size_t n) {
+    if (n == 0) return count;
+    size_t i = count, seen = 0;
+    while (i >= 16) {
+        unsigned m = newline_mask(bytes + i - 16);
+        size_t c = (size_t)__builtin_popcount(m);
+        if (seen + c >= n) {
+            // The (n - seen)-th set bit counted from the top.
+            size_t k = n - seen;
+            while (--k) m &= ~(1u << (31 - __builtin_clz(m)));
+            return i - 16 + (size_t)(31 - __builtin_clz(m)) + 1;
+        }
+        seen += c;
+        i -= 16;
+    }
+    while (i > 0) {
+        i--;
+        if (bytes[i] == '\n' && ++seen == n) return i + 1;
+    }
+    return 0;
+}
+
 size_t trawl_offset_of_scalar(const uint8_t *bytes, size_t count, size_t n) {
     // The answer is the start of scalar number n (0-based), or count.
     size_t i = 0, seen = 0;

@@ -32,6 +32,10 @@ size_t trawl_count_newlines(const uint8_t *bytes, size_t count);
 /// fewer than `n`.
 size_t trawl_offset_after_newline(const uint8_t *bytes, size_t count, size_t n);
 
+/// The offset just past the `n`-th line feed counted from the end (1-based), or 0 if there are
+/// fewer than `n`.
+size_t trawl_offset_after_newline_from_end(const uint8_t *bytes, size_t count, size_t n);
+
 /// The byte offset of the first scalar boundary after `n` scalars of valid UTF-8 (`count` if the
 /// bytes hold fewer).
 size_t trawl_offset_of_scalar(const uint8_t *bytes, size_t count, size_t n);
