@@ -99,11 +99,12 @@ public enum AtomicFile {
     private static func verifyUnchanged(_ path: String, snapshot: FileSnapshot, hash: UInt64) throws(WriteFailure) {
         var status = stat()
         guard stat(path, &status) == 0 else { throw .system(String(cString: strerror(errno))) }
-        guard Int(status.st_size) == snapshot.size, UInt64(status.st_ino) == snapshot.inode,
-              Int(status.st_mtim.tv_sec) == snapshot.modificationSeconds,
-              Int(status.st_mtim.tv_nsec) == snapshot.modificationNanoseconds else { throw .changedSinceRead }
-        guard case .success(let current) = FileContent.readRaw(path: path) else { throw .changedSinceRead }
-        guard current.withUnsafeBufferPointer(contentHash) == hash else { throw .changedSinceRead }
+        let current = FileSnapshot(status, size: Int(status.st_size))
+        guard current.size == snapshot.size, current.inode == snapshot.inode,
+              current.modificationSeconds == snapshot.modificationSeconds,
+              current.modificationNanoseconds == snapshot.modificationNanoseconds else { throw .changedSinceRead }
+        guard case .success(let bytes) = FileContent.readRaw(path: path) else { throw .changedSinceRead }
+        guard bytes.withUnsafeBufferPointer(contentHash) == hash else { throw .changedSinceRead }
     }
 
     /// Whether `name` is a leftover temporary file of a run that is no longer alive.

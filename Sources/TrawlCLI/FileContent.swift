@@ -24,6 +24,19 @@ public struct FileSnapshot: Hashable, Sendable {
     public var mode: UInt32
 }
 
+extension FileSnapshot {
+    /// The snapshot of a file whose `stat` is `status` and whose contents are `size` bytes.
+    init(_ status: stat, size: Int) {
+        #if canImport(Darwin)
+        let modified = status.st_mtimespec
+        #else
+        let modified = status.st_mtim
+        #endif
+        self.init(size: size, modificationSeconds: Int(modified.tv_sec), modificationNanoseconds: Int(modified.tv_nsec),
+                  inode: UInt64(status.st_ino), mode: UInt32(status.st_mode))
+    }
+}
+
 /// Why a file was not searched.
 public enum FileSkip: Error, Sendable, CustomStringConvertible {
     /// The file could not be read: the system's reason.
@@ -130,9 +143,7 @@ extension FileContent {
             base.deallocate()
             return .failure(.invalidUTF8(offset: offset))
         }
-        let snapshot = FileSnapshot(size: length, modificationSeconds: Int(status.st_mtim.tv_sec),
-                                    modificationNanoseconds: Int(status.st_mtim.tv_nsec), inode: UInt64(status.st_ino),
-                                    mode: UInt32(status.st_mode))
+        let snapshot = FileSnapshot(status, size: length)
         return .success(FileContent(text: ContiguousText(adoptingValidUTF8: base, count: length), snapshot: snapshot))
     }
 }
@@ -158,9 +169,7 @@ extension FileContent {
             release()
             return .failure(.invalidUTF8(offset: offset))
         }
-        let snapshot = FileSnapshot(size: length, modificationSeconds: Int(status.st_mtim.tv_sec),
-                                    modificationNanoseconds: Int(status.st_mtim.tv_nsec), inode: UInt64(status.st_ino),
-                                    mode: UInt32(status.st_mode))
+        let snapshot = FileSnapshot(status, size: length)
         return .success(FileContent(text: ContiguousText(unsafeValidUTF8: base, count: length, release: release), snapshot: snapshot))
     }
 
