@@ -157,10 +157,14 @@ struct IgnoreRule: Sendable {
 struct IgnoreFile: Sendable {
     /// The directory the rules are relative to, as a path prefix ending in `/` (or empty for the root).
     let base: [UInt8]
+    /// For an ignore file in a folder above the walk's root: the root's path relative to that
+    /// folder, ending in `/`, put before walked paths to match them against its rules.
+    let rootPrefix: [UInt8]
     let rules: [IgnoreRule]
 
-    init(base: [UInt8], contents: [UInt8]) {
+    init(base: [UInt8], rootPrefix: [UInt8] = [], contents: [UInt8]) {
         self.base = base
+        self.rootPrefix = rootPrefix
         rules = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).compactMap {
             IgnoreRule(line: Substring(decoding: $0, as: UTF8.self))
         }
@@ -168,8 +172,9 @@ struct IgnoreFile: Sendable {
 
     /// `true` (ignore), `false` (explicitly kept by a negation), or `nil` (no rule matched).
     func decision(for path: [UInt8], name: ArraySlice<UInt8>, isDirectory: Bool) -> Bool? {
-        guard path.starts(with: base) else { return nil }
-        let relative = path[base.count...]
+        let full = rootPrefix.isEmpty ? path : rootPrefix + path
+        guard full.starts(with: base) else { return nil }
+        let relative = full[base.count...]
         for rule in rules.reversed() where rule.matches(relativePath: relative, name: name, isDirectory: isDirectory) {
             return !rule.negated
         }

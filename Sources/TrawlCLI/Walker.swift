@@ -82,8 +82,12 @@ public struct Walker: Sendable {
             if (status.st_mode & S_IFMT) == S_IFDIR {
                 var ancestors: Set<[UInt64]> = [[UInt64(status.st_dev), UInt64(status.st_ino)]]
                 var stack: [IgnoreFile] = []
-                let inRepository = options.noRequireGit || isInsideRepository(root)
-                if !options.noIgnore { loadIgnoreFiles(in: root, base: [], inRepository: inRepository, into: &stack) }
+                let repository = repositoryRoot(of: root)
+                let inRepository = options.noRequireGit || repository != nil
+                if !options.noIgnore {
+                    loadAncestorIgnoreFiles(of: root, repository: repository, into: &stack)
+                    loadIgnoreFiles(in: root, base: [], inRepository: inRepository, into: &stack)
+                }
                 walkDirectory(root, relative: [], ignores: stack, inRepository: inRepository, ancestors: &ancestors, visit: visit, errors: &errors, stale: &stale)
             } else {
                 if let limit = options.maxFileSize, Int(status.st_size) > limit { continue }
@@ -95,16 +99,48 @@ public struct Walker: Sendable {
 
 
 
-    /// Whether `path` is in a git repository: it or a folder above it holds `.git`.
-    private func isInsideRepository(_ path: String) -> Bool {
-        guard let resolved = realpath(path, nil) else { return false }
-        var current = String(cString: resolved)
-        free(resolved)
+    private static func parent(of path: String) -> String? {
+        guard path != "/", let slash = path.lastIndex(of: "/") else { return nil }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The git repository `path` is in: the nearest folder at or above it holding `.git`.
+    private func repositoryRoot(of path: String) -> String? {
+        guard var current = Walker.resolved(path) else { return nil }
         while true {
             var status = stat()
-            if stat(current + "/.git", &status) == 0 { return true }
-            guard let slash = current.lastIndex(of: "/"), current != "/" else { return false }
-            current = slash == current.startIndex ? "/" : String(current[..<slash])
+            if stat(current + "/.git", &status) == 0 { return current }
+            guard let parent = Walker.parent(of: current) else { return nil }
+            current = parent
+        }
+    }
+
+    /// The ignore files of the folders above `root`, up to its repository's root (as ripgrep
+    /// reads them), lowest precedence first. Outside a repository none are read: a stray file in a
+    /// home or temporary folder should not change what a search sees.
+    private func loadAncestorIgnoreFiles(of root: String, repository: String?, into stack: inout [IgnoreFile]) {
+        guard let start = Walker.resolved(root) else { return }
+        var ancestors: [String] = []
+        var current = start
+        while let parent = Walker.parent(of: current) {
+            ancestors.append(parent)
+            if parent == repository { break }
+            current = parent
+        }
+        if repository == nil { ancestors = [] }
+        for ancestor in ancestors.reversed() {
+            let prefix = Array((start.dropFirst(ancestor == "/" ? 1 : ancestor.count + 1) + "/").utf8)
+            let inRepository = options.noRequireGit || repository != nil
+            for name in [".git/info/exclude", ".gitignore", ".ignore"] where inRepository || name == ".ignore" {
+                guard let contents = readSmallFile(ancestor + "/" + name) else { continue }
+                stack.append(IgnoreFile(base: [], rootPrefix: prefix, contents: contents))
+            }
         }
     }
 

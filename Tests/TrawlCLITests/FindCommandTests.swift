@@ -29,6 +29,15 @@ import Testing
         #expect(explicit.status == 1 && explicit.stderr.contains("binary file"))
     }
 
+    @Test func ignoreFilesAboveTheSearchRootApply() throws {
+        let ignore = tree.appendingPathComponent(".gitignore")
+        try (String(contentsOf: ignore, encoding: .utf8) + "/Sources/Net/Server.swift\n").write(to: ignore, atomically: true, encoding: .utf8)
+        let files = try trawl(["find", "-l", "EventLoop", "Sources"], in: tree).stdoutLines.sorted()
+        #expect(files == ["Sources/App/main.swift", "Sources/Net/EventLoop.swift"])
+        let inside = try trawl(["find", "-l", "EventLoop", "."], in: tree.appendingPathComponent("Sources/Net")).stdoutLines
+        #expect(inside == ["./EventLoop.swift"])
+    }
+
     @Test func gitignoreCountsOnlyInsideARepository() throws {
         try FileManager.default.removeItem(at: tree.appendingPathComponent(".git"))
         let outside = try trawl(["find", "-l", "EventLoop", "."], in: tree).stdoutLines
