@@ -34,13 +34,23 @@ public enum Console {
     /// An error or warning line on stderr, prefixed with the program's name.
     public static func error(_ message: String) { write("trawl: \(message)\n", to: 2) }
 
-    /// Reads all of standard input.
-    public static func readStandardInput() -> [UInt8] {
+    /// Reads all of standard input (what could be read, if reading fails part-way).
+    public static func readStandardInput() -> [UInt8] { readToEnd(0).bytes }
+
+    /// Reads a descriptor until its end, retrying interrupted reads; `error` is the errno that
+    /// stopped it early, if any.
+    static func readToEnd(_ descriptor: Int32) -> (bytes: [UInt8], error: Int32?) {
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let got = buffer.withUnsafeMutableBytes { systemRead(0, $0.baseAddress, $0.count) }
-            if got > 0 { result.append(contentsOf: buffer[..<got]) } else if got == 0 || errno != EINTR { return result }
+            let got = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if got > 0 {
+                result.append(contentsOf: buffer[..<got])
+            } else if got == 0 {
+                return (result, nil)
+            } else if errno != EINTR {
+                return (result, errno)
+            }
         }
     }
 }

@@ -178,14 +178,9 @@ extension FileContent {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if got > 0 { result.append(contentsOf: buffer[..<got]) } else if got == 0 { return .success(result) } else if errno != EINTR {
-                return .failure(.unreadable(String(cString: strerror(errno))))
-            }
-        }
+        let (bytes, error) = Console.readToEnd(descriptor)
+        if let error { return .failure(.unreadable(String(cString: strerror(error)))) }
+        return .success(bytes)
     }
 }
 

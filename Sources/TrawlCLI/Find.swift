@@ -90,7 +90,6 @@ struct FileReport: Sendable {
     var matches = 0
     var matchedLines = 0
     var bytes = 0
-    var elapsed: UInt64 = 0
     /// An error to report on stderr (and to make the run exit 2).
     var error: String?
     /// A note to report on stderr that is not an error.
@@ -106,7 +105,6 @@ extension FileReport {
 func searchText(_ text: ContiguousText, display: String, matcher: any Matcher, settings: FindSettings) throws(MatchError) -> FileReport {
     var report = FileReport()
     report.bytes = text.utf8Count
-    let start = monotonicNanoseconds()
     let outcome: Result<Void, MatchError> = text.withBytes { bytes in
         Result { () throws(MatchError) in
             var lines = LineLocator(bytes)
@@ -141,7 +139,6 @@ func searchText(_ text: ContiguousText, display: String, matcher: any Matcher, s
         }
     }
     try outcome.get()
-    report.elapsed = monotonicNanoseconds() - start
     return report
 }
 

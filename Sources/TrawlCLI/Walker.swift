@@ -154,17 +154,8 @@ public struct Walker: Sendable {
     }
 
     private func readSmallFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if got <= 0 { break }
-            result.append(contentsOf: buffer[..<got])
-        }
-        return result
+        guard case .success(let bytes) = FileContent.readRaw(path: path) else { return nil }
+        return bytes
     }
 
     private func isIgnored(_ relative: [UInt8], name: ArraySlice<UInt8>, isDirectory: Bool, ignores: [IgnoreFile]) -> Bool {

@@ -213,8 +213,9 @@ final class LiteralScanner {
     /// Calls `body` with the bytes of a small range, read from the current chunk when it holds
     /// them and gathered from the text otherwise.
     func withBytes<R>(in wanted: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let current = chunk, current.offset <= wanted.lowerBound, wanted.upperBound <= current.end {
-            return body(UnsafeBufferPointer(rebasing: current.bytes[(wanted.lowerBound - current.offset)..<(wanted.upperBound - current.offset)]))
+        let bytes = chunkBytes, offset = chunkOffset
+        if bytes.baseAddress != nil, offset <= wanted.lowerBound, wanted.upperBound <= offset + bytes.count {
+            return body(UnsafeBufferPointer(rebasing: bytes[(wanted.lowerBound - offset)..<(wanted.upperBound - offset)]))
         }
         return text.bytes(in: wanted).withUnsafeBufferPointer(body)
     }

@@ -66,13 +66,6 @@ extension SearchableText {
         var iterator = chunks(forwardIn: offset..<(offset + 1))
         return iterator.next()!.bytes[0]
     }
-
-    /// Moves an offset back to the start of the scalar it falls in.
-    func scalarStart(atOrBefore offset: Int) -> Int {
-        var offset = offset
-        while offset > 0 && offset < utf8Count && byte(at: offset) & 0xC0 == 0x80 { offset -= 1 }
-        return offset
-    }
 }
 
 extension Rope: SearchableText {
