@@ -9,9 +9,11 @@ let package = Package(
         .library(name: "Trawl", targets: ["Trawl"]),
         .library(name: "TrawlText", targets: ["TrawlText"]),
         .library(name: "TrawlMatch", targets: ["TrawlMatch"]),
+        .library(name: "TrawlFiles", targets: ["TrawlFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -22,13 +24,19 @@ let package = Package(
         .target(name: "TrawlKernels"),
         .target(name: "TrawlText", dependencies: ["TrawlKernels"]),
         .target(name: "TrawlMatch", dependencies: ["TrawlText", "TrawlKernels", "CPCRE2"]),
-        .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch"]),
-        .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels"]),
+        .target(name: "CTrawlSystem"),
+        .target(name: "TrawlFiles", dependencies: [
+            "TrawlText", "TrawlMatch", "TrawlKernels", "CTrawlSystem",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles"]),
+        .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles"]),
         .executableTarget(name: "trawl", dependencies: ["TrawlCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TrawlTestSupport", path: "Tests/TrawlTestSupport"),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
-        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "trawl"]),
+        .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "trawl", .product(name: "SystemPackage", package: "swift-system")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
 // The umbrella module for embedders: `import Trawl` brings in every layer of the engine.
 @_exported import TrawlText
 @_exported import TrawlMatch
+@_exported import TrawlFiles

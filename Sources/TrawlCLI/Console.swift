@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
+import TrawlFiles
 
 /// Writing to the standard streams, and what they are connected to.
 public enum Console {
@@ -20,13 +22,8 @@ public enum Console {
     }
 
     public static func write(_ bytes: [UInt8], to descriptor: Int32 = 1) {
-        bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let result = systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
-                if result > 0 { written += result } else if result < 0 && errno != EINTR { return }
-            }
-        }
+        // A closed or full output ends the writing; there is nobody to tell.
+        bytes.withUnsafeBytes { raw in try? FileDescriptor(rawValue: descriptor).writeAll(raw) }
     }
 
     public static func write(_ string: String, to descriptor: Int32 = 1) { write(Array(string.utf8), to: descriptor) }
@@ -35,24 +32,7 @@ public enum Console {
     public static func error(_ message: String) { write("trawl: \(message)\n", to: 2) }
 
     /// Reads all of standard input (what could be read, if reading fails part-way).
-    public static func readStandardInput() -> [UInt8] { readToEnd(0).bytes }
-
-    /// Reads a descriptor until its end, retrying interrupted reads; `error` is the errno that
-    /// stopped it early, if any.
-    static func readToEnd(_ descriptor: Int32) -> (bytes: [UInt8], error: Int32?) {
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if got > 0 {
-                result.append(contentsOf: buffer[..<got])
-            } else if got == 0 {
-                return (result, nil)
-            } else if errno != EINTR {
-                return (result, errno)
-            }
-        }
-    }
+    public static func readStandardInput() -> [UInt8] { FileDescriptor.standardInput.readToEnd().bytes }
 }
 
 /// A progress line on stderr for runs longer than about a second, on a terminal only.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TrawlFiles
 import TrawlMatch
 
 /// How letter case is matched.
@@ -32,6 +33,8 @@ public struct PatternOptions: Sendable {
         case .smart: options.matchCase = PatternOptions.hasUppercase(pattern, literal: fixedStrings)
         }
         options.matchesAcrossLines = multiline
+        // Lines as grep and ripgrep count them: a final line break ends the text, no empty line follows.
+        options.finalLineBreakEndsText = true
         return options
     }
 
@@ -52,7 +55,11 @@ public struct PatternOptions: Sendable {
     /// Builds the matcher.
     /// - Throws: ``MatchError/invalidPattern(message:offset:)`` for a bad regex.
     public func makeMatcher() throws(MatchError) -> any Matcher {
-        fixedStrings ? LiteralMatcher(pattern, options: findOptions) : try RegexMatcher(pattern, options: findOptions)
+        // An empty literal matches at every line, as the empty regex does (and as in ripgrep).
+        if fixedStrings && !pattern.isEmpty { return LiteralMatcher(pattern, options: findOptions) }
+        var options = findOptions
+        options.syntax = .regex
+        return try RegexMatcher(pattern, options: options)
     }
 }
 
@@ -90,6 +97,8 @@ struct FileReport: Sendable {
     var matches = 0
     var matchedLines = 0
     var bytes = 0
+    /// Bytes of JSON messages printed for the file (ripgrep's `bytes_printed`).
+    var bytesPrinted = 0
     /// An error to report on stderr (and to make the run exit 2).
     var error: String?
     /// A note to report on stderr that is not an error.
@@ -98,11 +107,11 @@ struct FileReport: Sendable {
 
 extension FileReport {
     mutating func write(_ string: String) { output.append(contentsOf: string.utf8) }
-    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) { output.append(contentsOf: bytes) }
+    mutating func write(_ bytes: some Sequence<UInt8>) { output.append(contentsOf: bytes) }
 }
 
 /// Searches one file's text and renders the output of `settings.mode`.
-func searchText(_ text: ContiguousText, display: String, matcher: any Matcher, settings: FindSettings) throws(MatchError) -> FileReport {
+func searchText(_ text: ContiguousText, display: DisplayPath, matcher: any Matcher, settings: FindSettings) throws(MatchError) -> FileReport {
     var report = FileReport()
     report.bytes = text.utf8Count
     let outcome: Result<Void, MatchError> = text.withBytes { bytes in
@@ -114,7 +123,7 @@ func searchText(_ text: ContiguousText, display: String, matcher: any Matcher, s
             case .filesWithMatches:
                 if try cursor.next() != nil {
                     report.matches = 1
-                    report.write(style.path(display) + "\n")
+                    report.write(style.path(display.bytes) + [0x0A])
                 }
             case .countMatches, .countLines:
                 var lastCountedLine = 0
@@ -122,16 +131,17 @@ func searchText(_ text: ContiguousText, display: String, matcher: any Matcher, s
                     report.matches += 1
                     guard settings.mode == .countLines else { continue }
                     let firstLine = lines.lineNumber(match.range.lowerBound)
-                    let lastLine = lines.lineNumber(max(match.range.upperBound - 1, match.range.lowerBound))
+                    let lastLine = lines.lineNumber(lastPosition(of: match))
                     report.matchedLines += max(0, lastLine - max(firstLine, lastCountedLine + 1) + 1)
                     lastCountedLine = max(lastCountedLine, lastLine)
                     // Further matches on a counted line do not change the count: skip them.
-                    let lineEnd = lines.lineEnd(max(match.range.upperBound - 1, match.range.lowerBound))
+                    let lineEnd = lines.lineEnd(lastPosition(of: match))
                     if lineEnd > match.range.upperBound { cursor.skip(to: lineEnd) }
                 }
                 let count = settings.mode == .countLines ? report.matchedLines : report.matches
                 if count > 0 {
-                    report.write(settings.withFilename ? style.path(display) + ":" + String(count) + "\n" : String(count) + "\n")
+                    if settings.withFilename { report.write(style.path(display.bytes) + [UInt8(ascii: ":")]) }
+                    report.write(String(count) + "\n")
                 }
             case .lines, .json:
                 try renderLines(&cursor, bytes: bytes, lines: &lines, display: display, settings: settings, report: &report)
@@ -142,10 +152,14 @@ func searchText(_ text: ContiguousText, display: String, matcher: any Matcher, s
     return report
 }
 
+/// The offset whose line is the last line a match touches (its last byte, or its position when empty).
+private func lastPosition(of match: Match) -> Int { max(match.range.upperBound - 1, match.range.lowerBound) }
+
 /// Renders matching lines (grouping the matches of a line), context lines and separators, as
-/// text or as JSON Lines.
+/// text or as JSON Lines. Time is linear in the text searched plus the output, however long the
+/// lines: each match is looked at once per line it touches, and line ends are found once.
 private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer<UInt8>, lines: inout LineLocator,
-                         display: String, settings: FindSettings, report: inout FileReport) throws(MatchError) {
+                         display: DisplayPath, settings: FindSettings, report: inout FileReport) throws(MatchError) {
     let style = settings.style
     let json = settings.mode == .json
     var printedUpTo = 0        // offset past the last printed line
@@ -153,47 +167,64 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
     var afterLimit = 0         // after-context may print up to here
     var pending = try cursor.next()
     var started = false
+    let pathPrefix = settings.withFilename && !settings.heading ? style.path(display.bytes) : nil
 
-    func emitLine(_ start: Int, _ end: Int, isMatch: Bool, matches: [Match]) {
-        let number = lines.lineNumber(start)
-        if json {
-            var submatches: [String] = []
-            for match in matches {
-                let lower = max(match.range.lowerBound, start), upper = min(match.range.upperBound, end)
-                guard lower <= upper else { continue }
-                submatches.append("{\"match\":{\"text\":\(jsonString(bytes[lower..<upper]))},\"start\":\(lower - start),\"end\":\(upper - start)}")
-            }
-            let type = isMatch ? "match" : "context"
-            report.write("{\"type\":\"\(type)\",\"data\":{\"path\":{\"text\":\(jsonString(display))},\"lines\":{\"text\":\(jsonString(bytes[start..<end]))},\"line_number\":\(number),\"absolute_offset\":\(start),\"submatches\":[\(submatches.joined(separator: ","))]}}\n")
-            return
+    func writeJSON(_ message: String) {
+        report.write(message)
+        report.bytesPrinted += message.utf8.count
+    }
+
+    /// One JSON message for the lines `start..<end` (a block of lines in ripgrep's form).
+    func emitJSON(_ start: Int, _ end: Int, isMatch: Bool, matches: ArraySlice<Match>) {
+        var submatches: [String] = []
+        for match in matches {
+            let lower = max(match.range.lowerBound, start), upper = min(match.range.upperBound, end)
+            guard lower <= upper else { continue }
+            submatches.append("{\"match\":{\"text\":\(jsonString(bytes[lower..<upper]))},\"start\":\(lower - start),\"end\":\(upper - start)}")
         }
-        var prefix = ""
-        let separator = isMatch ? ":" : "-"
-        if settings.withFilename && !settings.heading { prefix += style.path(display) + separator }
-        if settings.lineNumbers { prefix += style.lineNumber(String(number)) + separator }
-        report.write(prefix)
-        let content = lines.content(start, end)
-        var cursorOffset = start
-        let contentEnd = start + content.count
+        let type = isMatch ? "match" : "context"
+        writeJSON("{\"type\":\"\(type)\",\"data\":{\"path\":\(display.json),\"lines\":{\"text\":\(jsonString(bytes[start..<end]))},\"line_number\":\(lines.lineNumber(start)),\"absolute_offset\":\(start),\"submatches\":[\(submatches.joined(separator: ","))]}}\n")
+    }
+
+    /// One line of text output, the parts inside `matches` coloured.
+    func emitLine(_ start: Int, _ end: Int, isMatch: Bool, matches: ArraySlice<Match>) {
+        let separator = UInt8(ascii: isMatch ? ":" : "-")
+        if let pathPrefix { report.write(pathPrefix); report.write(CollectionOfOne(separator)) }
+        if settings.lineNumbers {
+            report.write(style.lineNumber(String(lines.lineNumber(start))))
+            report.write(CollectionOfOne(separator))
+        }
+        // The line as it is, CR included (as ripgrep prints it); only the LF is the terminator.
+        let contentEnd = end > start && bytes[end - 1] == 0x0A ? end - 1 : end
+        var written = start
         if style.enabled {
             for match in matches {
-                let lower = max(match.range.lowerBound, cursorOffset), upper = min(match.range.upperBound, contentEnd)
+                let lower = max(match.range.lowerBound, written), upper = min(match.range.upperBound, contentEnd)
                 guard lower < upper else { continue }
-                report.write(UnsafeBufferPointer(rebasing: bytes[cursorOffset..<lower]))
-                report.write(style.match(String(decoding: bytes[lower..<upper], as: UTF8.self)))
-                cursorOffset = upper
+                report.write(bytes[written..<lower])
+                report.write(style.match(bytes[lower..<upper]))
+                written = upper
             }
         }
-        report.write(UnsafeBufferPointer(rebasing: bytes[cursorOffset..<contentEnd]))
-        report.write("\n")
+        report.write(bytes[written..<contentEnd])
+        report.write(CollectionOfOne(UInt8(0x0A)))
     }
 
     func emitContext(from start: Int, to end: Int) {
-        var offset = start
-        while offset < end {
-            let lineEnd = lines.lineEnd(offset)
-            emitLine(offset, lineEnd, isMatch: false, matches: [])
-            offset = lineEnd
+        if json {
+            var offset = start
+            while offset < end {
+                let lineEnd = lines.lineEnd(offset)
+                emitJSON(offset, lineEnd, isMatch: false, matches: [])
+                offset = lineEnd
+            }
+        } else {
+            var offset = start
+            while offset < end {
+                let lineEnd = lines.lineEnd(offset)
+                emitLine(offset, lineEnd, isMatch: false, matches: [])
+                offset = lineEnd
+            }
         }
         printedUpTo = max(printedUpTo, end)
     }
@@ -201,50 +232,75 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
     while let first = pending {
         // A block: the lines of one match, extended by every match that starts within them.
         let blockStart = lines.lineStart(first.range.lowerBound)
-        var blockEnd = lines.lineEnd(max(first.range.upperBound - 1, first.range.lowerBound))
+        var blockEnd = lines.lineEnd(lastPosition(of: first))
         var blockMatches = [first]
         pending = try cursor.next()
-        while let next = pending, next.range.lowerBound < blockEnd {
+        while let next = pending, next.range.lowerBound < blockEnd || (next.range.lowerBound == bytes.count && blockEnd == bytes.count) {
             blockMatches.append(next)
-            blockEnd = max(blockEnd, lines.lineEnd(max(next.range.upperBound - 1, next.range.lowerBound)))
+            let last = lastPosition(of: next)
+            if last >= blockEnd { blockEnd = lines.lineEnd(last) }
             pending = try cursor.next()
         }
         if !started {
             started = true
             if json {
-                report.write("{\"type\":\"begin\",\"data\":{\"path\":{\"text\":\(jsonString(display))}}}\n")
+                writeJSON("{\"type\":\"begin\",\"data\":{\"path\":\(display.json)}}\n")
             } else if settings.heading && settings.withFilename {
-                report.write(style.path(display) + "\n")
+                report.write(style.path(display.bytes) + [0x0A])
             }
         }
         // Trailing context of the previous block, then the separator and leading context.
         if afterLimit > printedUpTo { emitContext(from: printedUpTo, to: min(afterLimit, blockStart)) }
         var contextStart = blockStart
-        for _ in 0..<settings.before where contextStart > printedUpTo && contextStart > 0 {
+        var before = settings.before
+        while before > 0 && contextStart > printedUpTo && contextStart > 0 {
             contextStart = lines.lineStart(contextStart - 1)
+            before -= 1
         }
         contextStart = max(contextStart, printedUpTo)
         if !json && printedAny && (settings.before > 0 || settings.after > 0) && contextStart > printedUpTo {
             report.write("--\n")
         }
         emitContext(from: contextStart, to: blockStart)
-        var offset = blockStart
-        while offset < blockEnd {
-            let lineEnd = lines.lineEnd(offset)
-            emitLine(offset, lineEnd, isMatch: true, matches: blockMatches)
-            report.matchedLines += 1
-            offset = lineEnd
+        if json {
+            // One message for the whole block, as ripgrep writes a match spanning lines.
+            emitJSON(blockStart, blockEnd, isMatch: true, matches: blockMatches[...])
+            var offset = blockStart
+            repeat {
+                report.matchedLines += 1
+                offset = lines.lineEnd(offset)
+            } while offset < blockEnd
+        } else {
+            var offset = blockStart
+            var firstRelevant = 0
+            repeat {
+                let lineEnd = lines.lineEnd(offset)
+                // Matches wholly before this line are done with; the rest start at `firstRelevant`.
+                while firstRelevant < blockMatches.count && blockMatches[firstRelevant].range.upperBound <= offset
+                        && !blockMatches[firstRelevant].range.isEmpty {
+                    firstRelevant += 1
+                }
+                var lastRelevant = firstRelevant
+                while lastRelevant < blockMatches.count && blockMatches[lastRelevant].range.lowerBound < lineEnd { lastRelevant += 1 }
+                emitLine(offset, lineEnd, isMatch: true, matches: blockMatches[firstRelevant..<lastRelevant])
+                report.matchedLines += 1
+                offset = lineEnd
+            } while offset < blockEnd
         }
         report.matches += blockMatches.count
         printedUpTo = blockEnd
         printedAny = true
         var limit = blockEnd
-        for _ in 0..<settings.after where limit < bytes.count { limit = lines.lineEnd(limit) }
+        var after = settings.after
+        while after > 0 && limit < bytes.count {
+            limit = lines.lineEnd(limit)
+            after -= 1
+        }
         afterLimit = limit
     }
     if afterLimit > printedUpTo { emitContext(from: printedUpTo, to: afterLimit) }
     if json && started {
-        report.write("{\"type\":\"end\",\"data\":{\"path\":{\"text\":\(jsonString(display))},\"binary_offset\":null,\"stats\":{\"elapsed\":\(jsonDuration(nanoseconds: 0)),\"searches\":1,\"searches_with_match\":1,\"bytes_searched\":\(bytes.count),\"bytes_printed\":0,\"matched_lines\":\(report.matchedLines),\"matches\":\(report.matches)}}}\n")
+        report.write("{\"type\":\"end\",\"data\":{\"path\":\(display.json),\"binary_offset\":null,\"stats\":{\"elapsed\":\(jsonDuration(nanoseconds: 0)),\"searches\":1,\"searches_with_match\":1,\"bytes_searched\":\(bytes.count),\"bytes_printed\":\(report.bytesPrinted),\"matched_lines\":\(report.matchedLines),\"matches\":\(report.matches)}}}\n")
     }
 }
 

@@ -1,4 +1,6 @@
 import Dispatch
+import SystemPackage
+import TrawlFiles
 import TrawlMatch
 
 /// `trawl find`: walks, searches files in parallel, prints results in walk order.
@@ -6,7 +8,7 @@ public struct FindRun: Sendable {
     public var pattern: PatternOptions
     public var walk = WalkOptions()
     public var settings = FindSettings()
-    public var paths: [String] = []
+    public var paths: [FilePath] = []
     public var stats = false
     public var progress = false
 
@@ -24,7 +26,7 @@ public struct FindRun: Sendable {
         let implicitRoot = paths.isEmpty
         var failed = false
         var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
-        var totals = (matches: 0, lines: 0, bytes: 0, searched: 0, withMatch: 0, files: 0)
+        var totals = (matches: 0, lines: 0, bytes: 0, searched: 0, withMatch: 0, files: 0, printed: 0)
         var pending: [UInt8] = []
         let walked = processInWalkOrder(Walker(options: walk), roots: paths.isEmpty ? ["."] : paths, work: { file in
             FindRun.search(file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
@@ -35,6 +37,7 @@ public struct FindRun: Sendable {
             }
             if let note = report.note { Console.error(note) }
             pending += report.output
+            totals.printed += report.bytesPrinted
             totals.matches += report.matches
             totals.lines += report.matchedLines
             totals.bytes += report.bytes
@@ -53,7 +56,7 @@ public struct FindRun: Sendable {
         progress.finish()
         let elapsed = monotonicNanoseconds() - start
         if settings.mode == .json {
-            let statsJSON = "{\"bytes_printed\":0,\"bytes_searched\":\(totals.bytes),\"elapsed\":\(jsonDuration(nanoseconds: elapsed)),\"matched_lines\":\(totals.lines),\"matches\":\(totals.matches),\"searches\":\(totals.searched),\"searches_with_match\":\(totals.withMatch)}"
+            let statsJSON = "{\"bytes_printed\":\(totals.printed),\"bytes_searched\":\(totals.bytes),\"elapsed\":\(jsonDuration(nanoseconds: elapsed)),\"matched_lines\":\(totals.lines),\"matches\":\(totals.matches),\"searches\":\(totals.searched),\"searches_with_match\":\(totals.withMatch)}"
             Console.write("{\"data\":{\"elapsed_total\":\(jsonDuration(nanoseconds: elapsed)),\"stats\":\(statsJSON)},\"type\":\"summary\"}\n")
         }
         if stats {
@@ -63,35 +66,68 @@ public struct FindRun: Sendable {
         return totals.matches > 0 ? 0 : 1
     }
 
-    /// How a walked path is shown: without the `./` of an implicit root.
-    static func display(_ path: String, implicitRoot: Bool) -> String {
-        implicitRoot && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+    /// Searches standard input (no path given and input piped, as ripgrep does).
+    public func runOnStandardInput() -> Int32 {
+        let matcher: any Matcher
+        do { matcher = try pattern.makeMatcher() } catch {
+            Console.error("\(error)")
+            return 2
+        }
+        var settings = self.settings
+        settings.withFilename = false
+        let report = FindRun.search(FileContent.read(descriptor: .standardInput), display: DisplayPath(bytes: Array("<stdin>".utf8)),
+                                    isExplicit: true, matcher: matcher, settings: settings)
+        if let note = report.note { Console.error(note) }
+        if let error = report.error { Console.error(error) }
+        Console.write(report.output)
+        if settings.mode == .json {
+            Console.write("{\"data\":{\"elapsed_total\":\(jsonDuration(nanoseconds: 0)),\"stats\":{\"bytes_printed\":\(report.bytesPrinted),\"bytes_searched\":\(report.bytes),\"elapsed\":\(jsonDuration(nanoseconds: 0)),\"matched_lines\":\(report.matchedLines),\"matches\":\(report.matches),\"searches\":1,\"searches_with_match\":\(report.matches > 0 ? 1 : 0)}},\"type\":\"summary\"}\n")
+        }
+        if report.error != nil { return 2 }
+        return report.matches > 0 ? 0 : 1
     }
 
     static func search(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, settings: FindSettings) -> FileReport {
-        let display = display(file.path, implicitRoot: implicitRoot)
-        switch FileContent.read(path: file.path, allowMapping: true) {
+        let read = FileContent.read(path: file.path, for: .search(allowsMapping: true, allowsStreams: file.isExplicit))
+        return search(read, display: DisplayPath(file.path, implicitRoot: implicitRoot), isExplicit: file.isExplicit,
+                      matcher: matcher, settings: settings)
+    }
+
+    static func search(_ read: Result<FileContent, FileSkip>, display: DisplayPath, isExplicit: Bool,
+                       matcher: any Matcher, settings: FindSettings) -> FileReport {
+        var report = FileReport()
+        switch read {
         case .failure(.binary):
-            var report = FileReport()
-            if file.isExplicit { report.note = "\(display): binary file; skipped" }
-            return report
+            if isExplicit { report.note = "\(display.text): binary file; skipped" }
         case .failure(.invalidUTF8(let offset)):
             // Searching is not an error for a file that cannot be searched as text: warn, go on.
-            var report = FileReport()
-            report.note = "\(display): not valid UTF-8 (first bad byte at offset \(offset)); skipped"
-            return report
+            report.note = "\(display.text): not valid UTF-8 (first bad byte at offset \(offset)); skipped"
+        case .failure(let skip) where skip.isNote:
+            report.note = "\(display.text): \(skip)"
         case .failure(let skip):
-            var report = FileReport()
-            report.error = "\(display): \(skip)"
-            return report
+            report.error = "\(display.text): \(skip)"
         case .success(let content):
             do {
-                return try searchText(content.text, display: display, matcher: matcher, settings: settings)
+                report = try searchText(content.text, display: display, matcher: matcher, settings: settings)
             } catch {
-                var report = FileReport()
-                report.error = "\(display): \(error)"
-                return report
+                report.error = "\(display.text): \(error)"
             }
+            if content.changedWhileMapped {
+                // What was read past the cut is not the file: report it, print nothing of it.
+                report = FileReport()
+                report.error = "\(display.text): the file shrank while it was searched; its results are left out"
+            }
+        }
+        return report
+    }
+}
+
+extension FileSkip {
+    /// Skips that are worth a word but are not errors (the run goes on and its status is unchanged).
+    var isNote: Bool {
+        switch self {
+        case .utf16, .notRegular, .binary, .invalidUTF8: true
+        case .unreadable, .changedDuringRead: false
         }
     }
 }

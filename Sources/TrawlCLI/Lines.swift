@@ -35,14 +35,6 @@ struct LineLocator {
         }
         return countedLine
     }
-
-    /// A line's text without its LF or CRLF.
-    func content(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
-        var stop = end
-        if stop > start && bytes[stop - 1] == 0x0A { stop -= 1 }
-        if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
-        return UnsafeBufferPointer(rebasing: bytes[start..<stop])
-    }
 }
 
 /// JSON string escaping for the JSON Lines output (the input is valid UTF-8).

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import SystemPackage
+import TrawlFiles
 
 /// Files found by a walk running on another thread, handed out in walk order in batches.
 final class FileQueue: @unchecked Sendable { // all state is guarded by `mutex`
@@ -55,7 +57,7 @@ final class FileQueue: @unchecked Sendable { // all state is guarded by `mutex`
         return batch
     }
 
-    /// The walk's errors and stale temporary files (valid once `nextBatch` returned `nil`).
+    /// The walk's errors (valid once `nextBatch` returned `nil`).
     var walkResult: Walker.Result {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
@@ -65,8 +67,8 @@ final class FileQueue: @unchecked Sendable { // all state is guarded by `mutex`
 
 /// Walks `roots` on a background thread while `work` runs on the files found so far, in parallel
 /// batches; `consume` receives each file's outcome in walk order (so output is deterministic).
-/// Returns the walk's errors and stale temporary files.
-func processInWalkOrder<Outcome: Sendable>(_ walker: Walker, roots: [String], parallel: Bool = true,
+/// Returns the walk's errors.
+func processInWalkOrder<Outcome: Sendable>(_ walker: Walker, roots: [FilePath], parallel: Bool = true,
                                            work: @escaping @Sendable (WalkedFile) -> Outcome,
                                            consume: (Outcome) -> Void) -> Walker.Result {
     let queue = FileQueue()

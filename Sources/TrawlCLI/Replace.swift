@@ -1,3 +1,5 @@
+import TrawlFiles
+import TrawlKernels
 import TrawlMatch
 
 /// One replacement in a file: the bytes it replaces and what goes in their place.
@@ -6,20 +8,26 @@ public struct PlannedChange: Sendable, Equatable {
     public var replacement: [UInt8]
 }
 
-/// Finds the matches of a file and expands the template for each: the plan of a replacement.
+/// Finds the matches of a text and expands the template for each: the plan of a replacement.
 func planChanges(in text: ContiguousText, matcher: any Matcher, template: ReplacementTemplate) throws(MatchError) -> [PlannedChange] {
     var cursor = matcher.cursor(over: text)
     var changes: [PlannedChange] = []
     let result: Result<Void, MatchError> = text.withBytes { bytes in
         Result { () throws(MatchError) in
             while let match = try cursor.next() {
-                let replacement = template.expand(match) { Array(bytes[$0]) }
-                changes.append(PlannedChange(range: match.range, replacement: Array(replacement.utf8)))
+                changes.append(PlannedChange(range: match.range, replacement: template.expansion(of: match, in: bytes)))
             }
         }
     }
     try result.get()
     return changes
+}
+
+extension ReplacementTemplate {
+    /// The replacement for `match` in `bytes`, as bytes.
+    func expansion(of match: Match, in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        Array(expand(match) { Array(bytes[$0]) }.utf8)
+    }
 }
 
 /// The text with the changes applied (changes are in order and do not overlap). Everything outside
@@ -37,97 +45,186 @@ func applyChanges(_ bytes: UnsafeBufferPointer<UInt8>, _ changes: [PlannedChange
     return output
 }
 
-/// A unified diff (three lines of context, as `diff -u`) of a file before and after its changes.
-func unifiedDiff(_ bytes: UnsafeBufferPointer<UInt8>, _ changes: [PlannedChange], display: String, style: Style) -> String {
-    guard !changes.isEmpty else { return "" }
-    let context = 3
-    // Line ranges (0-based line indexes) touched by each change.
-    var lineStarts: [Int] = [0]
-    for index in 0..<bytes.count where bytes[index] == 0x0A && index + 1 < bytes.count { lineStarts.append(index + 1) }
-    func lineIndex(_ offset: Int) -> Int {
-        var low = 0, high = lineStarts.count
-        while low + 1 < high {
-            let middle = (low + high) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle }
-        }
-        return low
+/// A unified diff (three lines of context, as `diff -u`) of one file, built as its changes arrive
+/// in order, so a file with millions of changes needs no list of them. The output is what `git
+/// apply` and `patch` accept: a change that joins lines takes the joined line into its hunk, a
+/// side that is empty is numbered as `diff` numbers it, and "\ No newline at end of file" follows
+/// only a side's last line.
+struct UnifiedDiff {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let style: Style
+    private let context = 3
+    private var lines: LineLocator
+    /// The diff so far (after ``finish()``, all of it; empty when there were no changes).
+    private(set) var output: [UInt8] = []
+    private let header: [UInt8]
+
+    // The run being built: whole old lines `runStart..<runEnd` and their new text up to `runCopied`.
+    private var runStart = -1
+    private var runEnd = -1
+    private var runCopied = 0
+    private var runNew: [UInt8] = []
+
+    // The hunk being built: old lines from `hunkStart` to `hunkEnd`.
+    private var hunkStart = -1
+    private var hunkEnd = 0
+    private var hunkBody: [UInt8] = []
+    private var oldCount = 0
+    private var newCount = 0
+    private var lineDelta = 0
+
+    /// A diff of `bytes` (the text after any byte-order mark) for the file shown as `path`.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, path: DisplayPath, style: Style) {
+        self.bytes = bytes
+        self.style = style
+        lines = LineLocator(bytes)
+        let name = path.diffPath
+        header = style.header(UnifiedDiff.quoted(Array("a/".utf8) + name, prefix: "--- ")) + [0x0A]
+            + style.header(UnifiedDiff.quoted(Array("b/".utf8) + name, prefix: "+++ ")) + [0x0A]
     }
-    struct Run { var firstLine: Int; var lastLine: Int; var changes: [PlannedChange] }
-    var runs: [Run] = []
-    for change in changes {
-        let first = lineIndex(change.range.lowerBound)
-        let last = lineIndex(max(change.range.upperBound - 1, change.range.lowerBound))
-        if let previous = runs.last, first <= previous.lastLine {
-            runs[runs.count - 1].lastLine = max(previous.lastLine, last)
-            runs[runs.count - 1].changes.append(change)
+
+    /// Adds the next change (after every change added before it).
+    mutating func add(_ range: Range<Int>, _ replacement: some Collection<UInt8>) {
+        extendRunOverJoinedLines()
+        let last = max(range.upperBound - 1, range.lowerBound)
+        if runStart >= 0 && (range.lowerBound < runEnd || (range.lowerBound == bytes.count && runEnd == bytes.count)) {
+            runEnd = max(runEnd, lines.lineEnd(last))
         } else {
-            runs.append(Run(firstLine: first, lastLine: last, changes: [change]))
+            finishRun()
+            runStart = lines.lineStart(range.lowerBound)
+            runEnd = lines.lineEnd(last)
+            runCopied = runStart
+            runNew = []
+        }
+        runNew.append(contentsOf: bytes[runCopied..<range.lowerBound])
+        runNew.append(contentsOf: replacement)
+        runCopied = range.upperBound
+    }
+
+    /// Completes the diff.
+    mutating func finish() {
+        finishRun()
+        closeHunk()
+        if !output.isEmpty { output = header + output }
+    }
+
+    /// When the new text of the run ends inside a line (a change ate a line break), the next old
+    /// line joins it: take that line into the run.
+    private mutating func extendRunOverJoinedLines() {
+        while runStart >= 0 && runCopied >= runEnd && runEnd < bytes.count && !runNew.isEmpty && runNew.last != 0x0A {
+            runEnd = lines.lineEnd(runEnd)
         }
     }
-    func lineEndOffset(_ line: Int) -> Int { line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count }
-    func splitLines(_ text: [UInt8]) -> [ArraySlice<UInt8>] {
-        var result: [ArraySlice<UInt8>] = []
-        var start = 0
-        for index in text.indices where text[index] == 0x0A {
-            result.append(text[start...index])
-            start = index + 1
-        }
-        if start < text.count { result.append(text[start...]) }
-        return result
+
+    private mutating func finishRun() {
+        guard runStart >= 0 else { return }
+        extendRunOverJoinedLines()
+        runNew.append(contentsOf: bytes[runCopied..<runEnd])
+        addRun(runStart, runEnd, runNew)
+        runStart = -1
     }
-    func render(_ prefix: String, _ line: ArraySlice<UInt8>, _ paint: (String) -> String) -> String {
-        var body = line
-        var missingNewline = true
-        if body.last == 0x0A { body = body.dropLast(); missingNewline = false }
-        var text = paint(prefix + String(decoding: body, as: UTF8.self)) + "\n"
-        if missingNewline { text += "\\ No newline at end of file\n" }
-        return text
+
+    private mutating func addRun(_ start: Int, _ end: Int, _ new: [UInt8]) {
+        if hunkStart >= 0 && countLines(hunkEnd, start) > 2 * context {
+            closeHunk()
+        }
+        if hunkStart < 0 {
+            // Leading context: up to three lines, never before the previous hunk's end.
+            var first = start
+            var remaining = context
+            while remaining > 0 && first > hunkEnd {
+                first = lines.lineStart(first - 1)
+                remaining -= 1
+            }
+            hunkStart = first
+            hunkEnd = first
+        }
+        appendContext(hunkEnd, start)
+        var offset = start
+        while offset < end {
+            let lineEnd = lines.lineEnd(offset)
+            appendLine(UInt8(ascii: "-"), bytes[offset..<lineEnd], paint: style.removed)
+            oldCount += 1
+            offset = lineEnd
+        }
+        var pieceStart = 0
+        while pieceStart < new.count {
+            let pieceEnd = new[pieceStart...].firstIndex(of: 0x0A).map { $0 + 1 } ?? new.count
+            appendLine(UInt8(ascii: "+"), new[pieceStart..<pieceEnd], paint: style.added)
+            newCount += 1
+            pieceStart = pieceEnd
+        }
+        hunkEnd = end
     }
-    var output = style.header("--- a/\(display)") + "\n" + style.header("+++ b/\(display)") + "\n"
-    var lineDelta = 0
-    var index = 0
-    while index < runs.count {
-        // A hunk: runs whose context would touch or overlap.
-        var end = index
-        while end + 1 < runs.count && runs[end + 1].firstLine - runs[end].lastLine <= 2 * context + 1 { end += 1 }
-        let hunkFirst = max(0, runs[index].firstLine - context)
-        let hunkLast = min(lineStarts.count - 1, runs[end].lastLine + context)
-        var body = ""
-        var oldCount = 0, newCount = 0
-        var line = hunkFirst
-        for runIndex in index...end {
-            let run = runs[runIndex]
-            while line < run.firstLine {
-                body += render(" ", Array(bytes[lineStarts[line]..<lineEndOffset(line)])[...], { $0 })
-                oldCount += 1; newCount += 1; line += 1
-            }
-            let regionStart = lineStarts[run.firstLine], regionEnd = lineEndOffset(run.lastLine)
-            var newRegion: [UInt8] = []
-            var copied = regionStart
-            for change in run.changes {
-                newRegion.append(contentsOf: bytes[copied..<change.range.lowerBound])
-                newRegion.append(contentsOf: change.replacement)
-                copied = change.range.upperBound
-            }
-            newRegion.append(contentsOf: bytes[copied..<regionEnd])
-            for old in run.firstLine...run.lastLine {
-                body += render("-", Array(bytes[lineStarts[old]..<lineEndOffset(old)])[...], style.removed)
-                oldCount += 1
-            }
-            for new in splitLines(newRegion) {
-                body += render("+", new, style.added)
-                newCount += 1
-            }
-            line = run.lastLine + 1
+
+    private mutating func closeHunk() {
+        guard hunkStart >= 0 else { return }
+        var end = hunkEnd
+        var remaining = context
+        while remaining > 0 && end < bytes.count {
+            end = lines.lineEnd(end)
+            remaining -= 1
         }
-        while line <= hunkLast {
-            body += render(" ", Array(bytes[lineStarts[line]..<lineEndOffset(line)])[...], { $0 })
-            oldCount += 1; newCount += 1; line += 1
-        }
-        let oldStart = hunkFirst + 1, newStart = hunkFirst + 1 + lineDelta
-        output += style.hunk("@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@") + "\n" + body
+        appendContext(hunkEnd, end)
+        hunkEnd = end
+        let firstLine = lines.lineNumber(hunkStart)
+        // An empty side is numbered by the line before it, as diff does ("-0,0" for an empty file).
+        let oldStart = oldCount == 0 ? firstLine - 1 : firstLine
+        let newStart = newCount == 0 ? firstLine - 1 + lineDelta : firstLine + lineDelta
+        output += Array((style.hunk("@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@") + "\n").utf8)
+        output += hunkBody
         lineDelta += newCount - oldCount
-        index = end + 1
+        hunkBody = []
+        oldCount = 0
+        newCount = 0
+        hunkStart = -1
     }
-    return output
+
+    private mutating func appendContext(_ start: Int, _ end: Int) {
+        var offset = start
+        while offset < end {
+            let lineEnd = lines.lineEnd(offset)
+            appendLine(UInt8(ascii: " "), bytes[offset..<lineEnd]) { Array($0) }
+            oldCount += 1
+            newCount += 1
+            offset = lineEnd
+        }
+    }
+
+    private mutating func appendLine(_ marker: UInt8, _ line: some Collection<UInt8>, paint: (ArraySlice<UInt8>) -> [UInt8]) {
+        let body = [marker] + line
+        if body.last == 0x0A {
+            hunkBody += paint(body.dropLast()) + [0x0A]
+        } else {
+            // Only a side's last line can lack its line break.
+            hunkBody += paint(body[...]) + Array("\n\\ No newline at end of file\n".utf8)
+        }
+    }
+
+    private func countLines(_ start: Int, _ end: Int) -> Int {
+        guard end > start, let base = bytes.baseAddress else { return 0 }
+        return trawl_count_newlines(base + start, end - start)
+    }
+
+    /// A header line naming `path`, quoted as git quotes names with special bytes (which both
+    /// `git apply` and GNU `patch` read).
+    static func quoted(_ path: [UInt8], prefix: String) -> [UInt8] {
+        let needsQuotes = path.contains { $0 < 0x20 || $0 == 0x7F || $0 >= 0x80 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        guard needsQuotes else { return Array(prefix.utf8) + path }
+        var result = Array(prefix.utf8) + [UInt8(ascii: "\"")]
+        for byte in path {
+            switch byte {
+            case 0x09: result += Array("\\t".utf8)
+            case 0x0A: result += Array("\\n".utf8)
+            case 0x0D: result += Array("\\r".utf8)
+            case UInt8(ascii: "\""): result += Array("\\\"".utf8)
+            case UInt8(ascii: "\\"): result += Array("\\\\".utf8)
+            case 0x20..<0x7F: result.append(byte)
+            default:
+                let octal = String(byte, radix: 8)
+                result += Array(("\\" + String(repeating: "0", count: 3 - octal.count) + octal).utf8)
+            }
+        }
+        return result + [UInt8(ascii: "\"")]
+    }
 }

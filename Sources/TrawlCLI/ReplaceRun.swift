@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import SystemPackage
+import TrawlFiles
 import TrawlMatch
 
 /// `trawl replace`: plans replacements per file, then previews them as a diff (the default),
@@ -21,7 +23,11 @@ public struct ReplaceRun: Sendable {
     public var action = Action.preview
     public var json = false
     public var walk = WalkOptions()
-    public var paths: [String] = []
+    public var paths: [FilePath] = []
+    /// Rewrite files with several hard links as files of their own.
+    public var writePolicy = WritePolicy()
+    /// Make every skipped file an error (exit status 2): binary, not UTF-8, UTF-16, not regular.
+    public var strict = false
     public var style = Style(enabled: false)
     public var stats = false
     public var progress = false
@@ -59,8 +65,17 @@ public struct ReplaceRun: Sendable {
     public func run() -> Int32 {
         guard let (matcher, template) = prepare() else { return 2 }
         let start = monotonicNanoseconds()
-        let roots = paths.isEmpty ? ["."] : paths
+        let roots: [FilePath] = paths.isEmpty ? ["."] : paths
         let implicitRoot = paths.isEmpty
+        var walk = self.walk
+        let removesLeftovers = action != .preview
+        walk.excludes = { path, name in
+            // Temporary files of trawl's writes are never searched; those of runs that died are
+            // removed when this run writes (so leftovers of several killed runs do not pile up).
+            guard name.starts(with: Array(AtomicFile.temporaryPrefix.utf8)) else { return false }
+            if removesLeftovers && AtomicFile.isStaleTemporary(name) { _ = path.withPlatformString { unlink($0) } }
+            return true
+        }
         var failed = false
         var totals = (files: 0, changes: 0, bytes: 0)
         var searched = 0
@@ -89,10 +104,6 @@ public struct ReplaceRun: Sendable {
         }
         walked.errors.forEach(Console.error)
         if !walked.errors.isEmpty { failed = true }
-        if action == .write {
-            // Leftovers of killed runs (their process is gone).
-            for stale in walked.staleTemporaries { unlink(stale) }
-        }
         let verb = action == .preview ? "to change" : "changed"
         let summary = "\(totals.files) file\(totals.files == 1 ? "" : "s") \(verb), \(totals.changes) replacement\(totals.changes == 1 ? "" : "s")"
         if json {
@@ -117,64 +128,91 @@ public struct ReplaceRun: Sendable {
         totals.bytes += outcome.bytes
     }
 
-    /// Reads a file and plans its changes, reporting why it was skipped when it was.
-    private func load(_ file: WalkedFile, display: String, matcher: any Matcher, template: ReplacementTemplate,
-                      outcome: inout Outcome) -> (FileContent, [PlannedChange])? {
-        switch FileContent.read(path: file.path) {
-        case .failure(.binary):
-            if file.isExplicit { outcome.notes.append("\(display): binary file; skipped, left untouched") }
-            return nil
-        case .failure(let skip):
-            outcome.errors.append("\(display): \(skip)")
-            return nil
+    /// Reads a file for rewriting, reporting why it was skipped when it was.
+    private func load(_ file: WalkedFile, display: DisplayPath, outcome: inout Outcome) -> FileContent? {
+        switch FileContent.read(path: file.path, for: .rewrite) {
         case .success(let content):
             outcome.bytes = content.text.utf8Count
-            do {
-                let changes = try planChanges(in: content.text, matcher: matcher, template: template)
-                return changes.isEmpty ? nil : (content, changes)
-            } catch {
-                outcome.errors.append("\(display): \(error); left untouched")
-                return nil
-            }
+            return content
+        case .failure(.binary) where !file.isExplicit && !strict:
+            return nil // binary files met in a walk are skipped silently, as in ripgrep
+        case .failure(let skip) where skip.isNote && !strict:
+            outcome.notes.append("\(display.text): \(skip)")
+            return nil
+        case .failure(let skip):
+            outcome.errors.append("\(display.text): \(skip)")
+            return nil
         }
     }
 
     func process(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, template: ReplacementTemplate) -> Outcome {
         var outcome = Outcome()
-        let display = FindRun.display(file.path, implicitRoot: implicitRoot)
-        guard let (content, changes) = load(file, display: display, matcher: matcher, template: template, outcome: &outcome) else {
-            return outcome
-        }
-        content.text.withBytes { bytes in
-            if json {
-                outcome.output += Array(jsonChanges(bytes, changes, display: display, applied: action == .write).utf8)
-            } else if action == .preview {
-                outcome.output += Array(unifiedDiff(bytes, changes, display: display, style: style).utf8)
-            }
-            if action == .write {
-                do {
-                    try AtomicFile.replace(path: file.path, with: applyChanges(bytes, changes), snapshot: content.snapshot,
-                                           hash: contentHash(bytes))
-                    outcome.changes = changes.count
-                } catch {
-                    outcome.errors.append("\(display): \(error)")
+        let display = DisplayPath(file.path, implicitRoot: implicitRoot)
+        guard let content = load(file, display: display, outcome: &outcome) else { return outcome }
+        var records: [ChangeRecord] = []
+        var applied = false
+        do {
+            try content.text.withBytes { bytes in
+                var cursor = matcher.cursor(over: content.text)
+                guard let first = try cursor.next() else { return }
+                var lines = LineLocator(bytes)
+                var diff = action == .preview && !json ? UnifiedDiff(bytes, path: display, style: style) : nil
+                var count = 0
+                // One pass over the matches: each replacement goes straight to the diff, the JSON
+                // records or the new file, so memory does not grow with the number of changes.
+                func each(_ body: (Match, [UInt8]) throws -> Void) throws {
+                    var match: Match? = first
+                    while let current = match {
+                        let replacement = template.expansion(of: current, in: bytes)
+                        count += 1
+                        if json {
+                            records.append(ChangeRecord(line: lines.lineNumber(current.range.lowerBound), range: current.range, replacement: replacement))
+                        }
+                        try body(current, replacement)
+                        match = try cursor.next()
+                    }
                 }
-            } else {
-                outcome.changes = changes.count
+                if action == .write {
+                    let notes = try AtomicFile.replace(path: file.path, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
+                        try writer.write(content.byteOrderMark)
+                        var copied = 0
+                        try each { match, replacement in
+                            try writer.write(UnsafeBufferPointer(rebasing: bytes[copied..<match.range.lowerBound]))
+                            try writer.write(replacement)
+                            copied = match.range.upperBound
+                        }
+                        try writer.write(UnsafeBufferPointer(rebasing: bytes[copied...]))
+                    }
+                    applied = true
+                    outcome.notes += notes.map { "\(display.text): \($0)" }
+                } else {
+                    try each { match, replacement in diff?.add(match.range, replacement) }
+                }
+                outcome.changes = count
+                if var diff {
+                    diff.finish()
+                    outcome.output += diff.output
+                }
+                if json {
+                    for record in records {
+                        outcome.output += Array(record.json(bytes, display: display, applied: applied).utf8)
+                    }
+                }
+            }
+        } catch let error as MatchError {
+            outcome.errors.append("\(display.text): \(error); left untouched")
+            outcome.changes = 0
+        } catch {
+            outcome.errors.append("\(display.text): \(error)")
+            outcome.changes = 0
+            if json {
+                // The refused write still lists what it would have changed, marked as not applied.
+                content.text.withBytes { bytes in
+                    for record in records { outcome.output += Array(record.json(bytes, display: display, applied: false).utf8) }
+                }
             }
         }
         return outcome
-    }
-
-    /// One JSON line per change, with its position and old and new text.
-    func jsonChanges(_ bytes: UnsafeBufferPointer<UInt8>, _ changes: [PlannedChange], display: String, applied: Bool) -> String {
-        var lines = LineLocator(bytes)
-        var output = ""
-        for change in changes {
-            let line = lines.lineNumber(change.range.lowerBound)
-            output += "{\"type\":\"change\",\"data\":{\"path\":{\"text\":\(jsonString(display))},\"line_number\":\(line),\"absolute_offset\":\(change.range.lowerBound),\"old\":{\"text\":\(jsonString(bytes[change.range]))},\"new\":{\"text\":\(jsonString(change.replacement))},\"applied\":\(applied)}}\n"
-        }
-        return output
     }
 
     /// Filters standard input to standard output (no paths and stdin not a terminal, as sd does).
@@ -215,7 +253,7 @@ struct InteractiveSession {
         defer { if descriptor >= 0 { close(descriptor) } }
         var line: [UInt8] = []
         var byte: UInt8 = 0
-        while systemRead(input, &byte, 1) == 1 {
+        while (try? withUnsafeMutableBytes(of: &byte, { try FileDescriptor(rawValue: input).read(into: $0) })) == 1 {
             if byte == 0x0A { break }
             line.append(byte)
         }
@@ -229,8 +267,13 @@ extension ReplaceRun {
     fileprivate func interactive(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, template: ReplacementTemplate,
                                  session: inout InteractiveSession) -> Outcome {
         var outcome = Outcome()
-        let display = FindRun.display(file.path, implicitRoot: implicitRoot)
-        guard let (content, changes) = load(file, display: display, matcher: matcher, template: template, outcome: &outcome) else {
+        let display = DisplayPath(file.path, implicitRoot: implicitRoot)
+        guard let content = load(file, display: display, outcome: &outcome) else { return outcome }
+        let changes: [PlannedChange]
+        do {
+            changes = try planChanges(in: content.text, matcher: matcher, template: template)
+        } catch {
+            outcome.errors.append("\(display.text): \(error); left untouched")
             return outcome
         }
         var accepted: [PlannedChange] = []
@@ -238,7 +281,10 @@ extension ReplaceRun {
             var acceptAll = false
             for change in changes {
                 if !acceptAll {
-                    Console.write(unifiedDiff(bytes, [change], display: display, style: style))
+                    var diff = UnifiedDiff(bytes, path: display, style: style)
+                    diff.add(change.range, change.replacement)
+                    diff.finish()
+                    Console.write(diff.output)
                     switch session.ask("Apply this change? [y]es [n]o [a]ll in this file [q]uit: ") {
                     case "y": accepted.append(change)
                     case "a": acceptAll = true; accepted.append(change)
@@ -252,12 +298,28 @@ extension ReplaceRun {
             }
             guard !accepted.isEmpty else { return }
             do {
-                try AtomicFile.replace(path: file.path, with: applyChanges(bytes, accepted), snapshot: content.snapshot, hash: contentHash(bytes))
+                let notes = try AtomicFile.replace(path: file.path, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
+                    try writer.write(content.byteOrderMark)
+                    try writer.write(applyChanges(bytes, accepted))
+                }
+                outcome.notes += notes.map { "\(display.text): \($0)" }
                 outcome.changes = accepted.count
             } catch {
-                outcome.errors.append("\(display): \(error)")
+                outcome.errors.append("\(display.text): \(error)")
             }
         }
         return outcome
+    }
+}
+
+/// A change to report as JSON once it is known whether it was written.
+struct ChangeRecord {
+    var line: Int
+    var range: Range<Int>
+    var replacement: [UInt8]
+
+    /// One JSON line with the change's position and old and new text.
+    func json(_ bytes: UnsafeBufferPointer<UInt8>, display: DisplayPath, applied: Bool) -> String {
+        "{\"type\":\"change\",\"data\":{\"path\":\(display.json),\"line_number\":\(line),\"absolute_offset\":\(range.lowerBound),\"old\":{\"text\":\(jsonString(bytes[range]))},\"new\":{\"text\":\(jsonString(replacement))},\"applied\":\(applied)}}\n"
     }
 }

@@ -13,11 +13,15 @@ public struct Style: Sendable {
 
     private func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text }
 
-    func path(_ text: String) -> String { wrap(text, "35") }
+    private func wrap(_ bytes: some Collection<UInt8>, _ code: String) -> [UInt8] {
+        enabled ? Array("\u{1B}[\(code)m".utf8) + bytes + Array("\u{1B}[0m".utf8) : Array(bytes)
+    }
+
+    func path(_ bytes: [UInt8]) -> [UInt8] { wrap(bytes, "35") }
     func lineNumber(_ text: String) -> String { wrap(text, "32") }
-    func match(_ text: String) -> String { wrap(text, "1;31") }
-    func removed(_ text: String) -> String { wrap(text, "31") }
-    func added(_ text: String) -> String { wrap(text, "32") }
+    func match(_ bytes: some Collection<UInt8>) -> [UInt8] { wrap(bytes, "1;31") }
+    func removed(_ bytes: some Collection<UInt8>) -> [UInt8] { wrap(bytes, "31") }
+    func added(_ bytes: some Collection<UInt8>) -> [UInt8] { wrap(bytes, "32") }
     func hunk(_ text: String) -> String { wrap(text, "36") }
-    func header(_ text: String) -> String { wrap(text, "1") }
+    func header(_ bytes: [UInt8]) -> [UInt8] { wrap(bytes, "1") }
 }

@@ -21,6 +21,10 @@ public struct FindOptions: Hashable, Sendable {
     /// Let every regex match across lines (ripgrep's `-U`): the whole text is one subject, so `\s`
     /// and `[^x]` can match line breaks. Otherwise only patterns with an explicit line break do.
     public var matchesAcrossLines: Bool = false
+    /// Whether a line break at the very end ends the text (as in grep and ripgrep: `a\nb\n` has
+    /// two lines, an empty text none) rather than starting an empty last line (as in an editor,
+    /// the default). Only empty matches at the end of the text differ.
+    public var finalLineBreakEndsText: Bool = false
 
     public init(syntax: Syntax = .literal, matchCase: Bool = true, wholeWord: Bool = false,
                 wordSeparators: WordSeparators = .default, limits: RegexLimits = .default) {

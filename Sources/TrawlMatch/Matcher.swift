@@ -153,6 +153,34 @@ final class WholeWordFilter: MatchEngine {
     }
 }
 
+/// Drops the empty match at the end of a text that is empty or ends with a line break: there, as
+/// in grep and ripgrep, the line break ends the text and no empty last line follows it (so `^`
+/// and `$` match once per line, and an empty file has no lines).
+final class FinalLineBreakFilter: MatchEngine {
+    let base: any MatchEngine
+    let range: Range<Int>
+
+    init(base: any MatchEngine, range: Range<Int>) {
+        self.base = base
+        self.range = range
+    }
+
+    func next() throws(MatchError) -> Match? {
+        guard let match = try base.next() else { return nil }
+        if match.range.isEmpty && match.range.lowerBound == range.upperBound
+            && (range.isEmpty || withBytes(in: (range.upperBound - 1)..<range.upperBound, { $0[0] == 0x0A })) {
+            return nil // nothing can follow the end
+        }
+        return match
+    }
+
+    func reposition(to offset: Int) { base.reposition(to: offset) }
+
+    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        base.withBytes(in: range, body)
+    }
+}
+
 /// Decoding single scalars at the edges of a few bytes of valid UTF-8.
 enum UTF8Scalars {
     static func length(ofScalarStartingWith lead: UInt8) -> Int {

@@ -83,9 +83,13 @@ public struct RegexMatcher: Matcher {
         } else {
             search = RegexSearch(regex: regex, limits: options.limits, text: text, range: range, mode: mode, prefilter: prefilter)
         }
+        var engine = search
         if options.wholeWord {
-            return MatchCursor(engine: WholeWordFilter(base: search, range: range, separators: options.wordSeparators))
+            engine = WholeWordFilter(base: engine, range: range, separators: options.wordSeparators)
         }
-        return MatchCursor(engine: search)
+        if options.finalLineBreakEndsText {
+            engine = FinalLineBreakFilter(base: engine, range: range)
+        }
+        return MatchCursor(engine: engine)
     }
 }

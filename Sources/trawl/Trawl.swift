@@ -4,16 +4,37 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import SystemPackage
 import TrawlCLI
+import TrawlFiles
 
 @main
 struct TrawlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trawl",
         abstract: "Search and batch-replace across a tree of files (PCRE2 regex or literal text).",
-        discussion: "Exit status: 0 when something matched (or changed), 1 when nothing did, 2 on an error.",
+        discussion: "Exit status: 0 when something matched (or changed), 1 when nothing did, 2 on an error (usage errors included).",
         subcommands: [Find.self, Replace.self]
     )
+
+    /// Runs the command; usage errors exit with status 2 (as grep and ripgrep do), not 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Glibc.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                Console.write(message + "\n")
+                Glibc.exit(0)
+            }
+            Console.write(message + "\n", to: 2)
+            Glibc.exit(2)
+        }
+    }
 }
 
 enum ColorChoice: String, ExpressibleByArgument {
@@ -51,11 +72,11 @@ struct WalkFlags: ParsableArguments {
     var noIgnore = false
     @Flag(name: .customLong("no-require-git"), help: "Apply .gitignore files outside git repositories too.")
     var noRequireGit = false
-    @Option(name: [.short, .customLong("glob")], help: "Include files matching GLOB; !GLOB excludes. Repeatable.")
+    @Option(name: [.short, .customLong("glob")], help: "Include files matching GLOB; !GLOB excludes; {a,b} alternatives. Repeatable.")
     var glob: [String] = []
     @Option(name: .customLong("max-filesize"), help: "Skip files larger than this (e.g. 50K, 10M, 1G).")
     var maxFilesize: String?
-    @Flag(name: [.customShort("L"), .customLong("follow")], help: "Follow symbolic links.")
+    @Flag(name: [.customShort("L"), .customLong("follow")], help: "Follow symbolic links (loops and broken links are reported).")
     var follow = false
     @Option(help: "Sort the output (only 'path'; output is always in path order).")
     var sort: String?
@@ -63,6 +84,11 @@ struct WalkFlags: ParsableArguments {
     var stats = false
     @Option(help: "When to colour output: auto (terminal, unless NO_COLOR), always, never.")
     var color: ColorChoice = .auto
+
+    func validate() throws {
+        if let maxFilesize { _ = try WalkFlags.parseSize(maxFilesize) }
+        if let sort, sort != "path" { throw ValidationError("--sort accepts only 'path'") }
+    }
 
     func options() throws -> WalkOptions {
         var options = WalkOptions()
@@ -72,10 +98,10 @@ struct WalkFlags: ParsableArguments {
         options.globs = glob
         options.followLinks = follow
         if let maxFilesize { options.maxFileSize = try WalkFlags.parseSize(maxFilesize) }
-        if let sort, sort != "path" { throw ValidationError("--sort accepts only 'path'") }
         return options
     }
 
+    /// A size such as `50K`, `10M` or `1G` in bytes; too large a value is a usage error, not a crash.
     static func parseSize(_ text: String) throws -> Int {
         let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         var digits = text
@@ -84,8 +110,10 @@ struct WalkFlags: ParsableArguments {
             multiplier = unit
             digits.removeLast()
         }
-        guard let value = Int(digits), value >= 0 else { throw ValidationError("invalid --max-filesize '\(text)'") }
-        return value * multiplier
+        guard let value = Int(digits), value >= 0 else { throw ValidationError("invalid --max-filesize '\(text)': expected a number of bytes, optionally with K, M or G") }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { throw ValidationError("--max-filesize '\(text)' is too large") }
+        return bytes
     }
 
     var colorEnabled: Bool {
@@ -103,12 +131,27 @@ func getenvString(_ name: String) -> String? {
     return String(cString: value)
 }
 
+/// A path argument as the bytes the user typed: ArgumentParser hands over strings, in which bytes
+/// that are not UTF-8 were replaced, so such an argument is taken from the raw command line.
+func rawPath(_ argument: String) -> FilePath {
+    guard argument.unicodeScalars.contains("\u{FFFD}") else { return FilePath(argument) }
+    for index in 1..<Int(CommandLine.argc) {
+        guard let raw = CommandLine.unsafeArgv[index] else { continue }
+        let bytes = Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
+        if String(decoding: bytes, as: UTF8.self) == argument { return FilePath(bytes: bytes) }
+    }
+    return FilePath(argument)
+}
+
 struct Find: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print lines that match a pattern.")
+    static let configuration = CommandConfiguration(
+        abstract: "Print lines that match a pattern.",
+        discussion: "With no PATH and piped input, searches standard input."
+    )
 
     @Argument(help: "A PCRE2 regex (or literal text with -F).")
     var pattern: String
-    @Argument(help: "Files or folders to search (default: the current folder).")
+    @Argument(help: "Files or folders to search (default: standard input when it is piped, else the current folder).")
     var paths: [String] = []
     @OptionGroup var patternFlags: PatternFlags
     @OptionGroup var walkFlags: WalkFlags
@@ -123,19 +166,25 @@ struct Find: ParsableCommand {
     var lineNumber = false
     @Flag(name: [.customShort("N"), .customLong("no-line-number")], help: "Do not show line numbers.")
     var noLineNumber = false
-    @Option(name: [.customShort("A"), .customLong("after-context")], help: "Show NUM lines after each match.")
+    @Option(name: [.customShort("A", allowingJoined: true), .customLong("after-context")], help: "Show NUM lines after each match.")
     var afterContext: Int?
-    @Option(name: [.customShort("B"), .customLong("before-context")], help: "Show NUM lines before each match.")
+    @Option(name: [.customShort("B", allowingJoined: true), .customLong("before-context")], help: "Show NUM lines before each match.")
     var beforeContext: Int?
-    @Option(name: [.customShort("C"), .customLong("context")], help: "Show NUM lines before and after each match.")
+    @Option(name: [.customShort("C", allowingJoined: true), .customLong("context")], help: "Show NUM lines before and after each match.")
     var context: Int?
     @Flag(help: "Print results as JSON Lines (ripgrep's format: begin, match, context, end, summary).")
     var json = false
 
+    func validate() throws {
+        for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context)] {
+            if let value, value < 0 { throw ValidationError("\(name) takes a number of lines, not \(value)") }
+        }
+    }
+
     func run() throws {
         var run = FindRun(pattern: patternFlags.options(pattern))
         run.walk = try walkFlags.options()
-        run.paths = paths
+        run.paths = paths.map(rawPath)
         run.stats = walkFlags.stats
         run.progress = true
         var settings = FindSettings()
@@ -147,10 +196,13 @@ struct Find: ParsableCommand {
         settings.heading = terminal
         settings.style = Style(enabled: walkFlags.colorEnabled && !json)
         // A single file named on the command line prints no file name, as grep and ripgrep do.
-        settings.withFilename = !(paths.count == 1 && isRegularFile(paths[0]))
+        settings.withFilename = !(paths.count == 1 && isRegularFile(run.paths[0]))
         settings.before = beforeContext ?? context ?? 0
         settings.after = afterContext ?? context ?? 0
         run.settings = settings
+        if paths.isEmpty && Console.stdinIsPipedData {
+            throw ExitCode(run.runOnStandardInput())
+        }
         throw ExitCode(run.run())
     }
 }
@@ -162,6 +214,9 @@ struct Replace: ParsableCommand {
         Templates (regex mode): $0 or $& (whole match), $1…$99, ${name}, ${12}, $$ (a dollar), \\n \\t \\\\, and case
         operators \\u \\l (next character), \\U \\L (up to the end of the next group). With -F the replacement is inserted
         as typed. With no PATH and piped input, filters standard input to standard output.
+
+        Only regular files are written, each atomically and never over a change made since it was read. Files that are
+        binary, not UTF-8 or UTF-16 are skipped with a note (exit status 2 with --strict).
         """
     )
 
@@ -182,6 +237,10 @@ struct Replace: ParsableCommand {
     var json = false
     @Flag(name: .customLong("preserve-case"), help: "Give static replacements the case of the text they replace.")
     var preserveCase = false
+    @Flag(name: .customLong("break-hardlinks"), help: "Rewrite a file with several hard links as a file of its own (its other names keep the old text).")
+    var breakHardlinks = false
+    @Flag(help: "Treat every skipped file (binary, not UTF-8, UTF-16, not a regular file) as an error.")
+    var strict = false
 
     func validate() throws {
         if write && interactive { throw ValidationError("--write and --interactive cannot be combined") }
@@ -193,9 +252,11 @@ struct Replace: ParsableCommand {
         run.preserveCase = preserveCase
         run.json = json
         run.walk = try walkFlags.options()
-        run.paths = paths
+        run.paths = paths.map(rawPath)
         run.stats = walkFlags.stats
         run.progress = true
+        run.strict = strict
+        run.writePolicy = WritePolicy(breaksHardLinks: breakHardlinks)
         run.style = Style(enabled: walkFlags.colorEnabled && !json)
         run.action = interactive ? .interactive : write ? .write : .preview
         if paths.isEmpty && Console.stdinIsPipedData && !interactive {
@@ -205,7 +266,7 @@ struct Replace: ParsableCommand {
     }
 }
 
-func isRegularFile(_ path: String) -> Bool {
+func isRegularFile(_ path: FilePath) -> Bool {
     var status = stat()
-    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    return path.withPlatformString { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFREG
 }

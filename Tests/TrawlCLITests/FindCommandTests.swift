@@ -116,9 +116,10 @@ import Testing
 
             """)
         let after = try trawl(["find", "-N", "-A", "1", "public init", "Sources/Net/Server.swift"], in: tree)
-        #expect(after.stdout == "    public init(on loop: EventLoop, port: Int) {\n        self.loop = loop\n")
+        // Server.swift has CRLF line endings: lines are printed byte for byte, CR included (as rg does).
+        #expect(after.stdout == "    public init(on loop: EventLoop, port: Int) {\r\n        self.loop = loop\r\n")
         let before = try trawl(["find", "-n", "-B", "2", "Server \\{", "Sources/Net/Server.swift"], in: tree)
-        #expect(before.stdoutLines == ["2-", "3-/// A Server accepts connections on an EventLoop.", "4:public struct Server {"])
+        #expect(before.stdout == "2-\r\n3-/// A Server accepts connections on an EventLoop.\r\n4:public struct Server {\r\n")
     }
 
     @Test func jsonLinesFollowRipgrepsFormat() throws {

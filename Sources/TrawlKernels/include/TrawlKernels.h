@@ -25,6 +25,10 @@ void trawl_count_text(const uint8_t *bytes, size_t count, trawl_text_counts *out
 /// first ill-formed or truncated sequence.
 size_t trawl_utf8_validate(const uint8_t *bytes, size_t count);
 
+/// Like `trawl_utf8_validate`, but a NUL byte also stops it: returns `count` for valid UTF-8 text
+/// without NUL, otherwise the offset of the first NUL or ill-formed sequence (at the same speed).
+size_t trawl_text_check(const uint8_t *bytes, size_t count);
+
 /// Counts line feeds (0x0A) in `count` bytes.
 size_t trawl_count_newlines(const uint8_t *bytes, size_t count);
 
@@ -63,9 +67,6 @@ size_t trawl_find_pair(const uint8_t *bytes, size_t starts,
                        size_t offset1, uint8_t fold1, uint8_t byte1,
                        size_t offset2, uint8_t fold2, uint8_t byte2);
 
-/// Opens an anonymous file in `directory` for writing (Linux `O_TMPFILE`), or returns -1 (with
-/// errno set) where that is unsupported. Swift cannot import the `O_TMPFILE` macro.
-int trawl_open_anonymous_file(const char *directory, unsigned int mode);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import TrawlCLI
+@testable import TrawlFiles
 
 @Suite struct GlobTests {
     @Test(arguments: [
@@ -8,6 +8,10 @@ import Testing
         ("a/**/b", "a/x/y/b", true), ("?.txt", "a.txt", true), ("?.txt", "ab.txt", false), ("[abc].txt", "b.txt", true),
         ("[!abc].txt", "b.txt", false), ("[a-c]x", "bx", true), ("\\*.txt", "*.txt", true), ("\\*.txt", "a.txt", false),
         ("*", "a/b", false), ("foo", "foo", true), ("foo", "foobar", false), ("*.min.*", "x.min.js", true),
+        ("*.{py,txt}", "a.py", true), ("*.{py,txt}", "a.txt", true), ("*.{py,txt}", "a.md", false),
+        ("{src,lib}/**/*.{c,h}", "lib/x/y.h", true), ("{src,lib}/**/*.{c,h}", "doc/y.h", false),
+        ("a{b,{c,d}e}f", "adef", true), ("a{b,{c,d}e}f", "abf", true), ("a{b,{c,d}e}f", "abef", false),
+        ("\\{x,y}", "{x,y}", true), ("[{]x", "{x", true), ("{x", "{x", true),
     ])
     func globsMatchLikeGitignore(glob: String, path: String, expected: Bool) {
         #expect(Glob(glob).matches(Array(path.utf8)) == expected)

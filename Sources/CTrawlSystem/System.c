@@ -1,0 +1,126 @@
+#define _GNU_SOURCE
+#include "CTrawlSystem.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <pthread.h>
+
+int trawl_open_anonymous_file(const char *directory, unsigned int mode) {
+#ifdef O_TMPFILE
+    return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+#else
+    (void)directory;
+    (void)mode;
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
+int trawl_exchange_paths(const char *first, const char *second) {
+#if defined(__linux__)
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+    // The raw system call: glibc before 2.28 has no wrapper.
+    return (int)syscall(SYS_renameat2, AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE);
+#elif defined(__APPLE__)
+    return renamex_np(first, second, RENAME_SWAP);
+#else
+    (void)first;
+    (void)second;
+    errno = ENOTSUP;
+    return -1;
+#endif
+}
+
+// ---- SIGBUS guard for memory-mapped files ----
+//
+// A fixed table of slots, read by the signal handler without locks. A slot is claimed by a CAS on
+// its base; the handler only reads bases and lengths and sets the faulted flag.
+
+#define GUARD_SLOTS 256
+
+struct guard_slot {
+    _Atomic uintptr_t base;
+    _Atomic size_t length;
+    _Atomic int faulted;
+};
+
+static struct guard_slot guard_slots[GUARD_SLOTS];
+static struct sigaction previous_bus_action;
+static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
+
+static void guard_handler(int signal, siginfo_t *info, void *context) {
+    uintptr_t address = (uintptr_t)info->si_addr;
+    for (int i = 0; i < GUARD_SLOTS; i++) {
+        uintptr_t base = atomic_load(&guard_slots[i].base);
+        size_t length = atomic_load(&guard_slots[i].length);
+        if (base == 0 || address < base || address >= base + length) continue;
+        long page = sysconf(_SC_PAGESIZE);
+        uintptr_t start = address & ~((uintptr_t)page - 1);
+        uintptr_t end = (base + length + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+        // Zero pages from the fault to the end: the access that faulted reads zeros on return.
+        void *result = mmap((void *)start, end - start, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        if (result != MAP_FAILED) {
+            atomic_store(&guard_slots[i].faulted, 1);
+            return;
+        }
+        break;
+    }
+    // Not ours (or the remap failed): hand over to whoever handled SIGBUS before.
+    if (previous_bus_action.sa_flags & SA_SIGINFO) {
+        if (previous_bus_action.sa_sigaction) { previous_bus_action.sa_sigaction(signal, info, context); return; }
+    } else if (previous_bus_action.sa_handler != SIG_DFL && previous_bus_action.sa_handler != SIG_IGN) {
+        previous_bus_action.sa_handler(signal);
+        return;
+    }
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigaction(SIGBUS, &fallback, NULL);
+    // Returning re-runs the faulting access, which now kills the process as it would have.
+}
+
+static void guard_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = guard_handler;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGBUS, &action, &previous_bus_action);
+}
+
+int trawl_guard_register(const void *base, size_t length) {
+    pthread_once(&guard_once, guard_install);
+    for (int i = 0; i < GUARD_SLOTS; i++) {
+        uintptr_t expected = 0;
+        if (atomic_compare_exchange_strong(&guard_slots[i].base, &expected, (uintptr_t)1)) {
+            // Claimed: base 1 with length 0 contains no address until the real values are stored.
+            atomic_store(&guard_slots[i].faulted, 0);
+            atomic_store(&guard_slots[i].length, length);
+            atomic_store(&guard_slots[i].base, (uintptr_t)base);
+            return i;
+        }
+    }
+    return -1;
+}
+
+int trawl_guard_faulted(int slot) {
+    if (slot < 0 || slot >= GUARD_SLOTS) return 0;
+    return atomic_load(&guard_slots[slot].faulted);
+}
+
+int trawl_guard_unregister(int slot) {
+    if (slot < 0 || slot >= GUARD_SLOTS) return 0;
+    int faulted = atomic_load(&guard_slots[slot].faulted);
+    atomic_store(&guard_slots[slot].length, 0);
+    atomic_store(&guard_slots[slot].base, 0);
+    return faulted;
+}

@@ -1,0 +1,38 @@
+#ifndef CTRAWLSYSTEM_H
+#define CTRAWLSYSTEM_H
+
+// System calls Swift cannot reach directly: macros it does not import (O_TMPFILE), calls that
+// glibc declares only under _GNU_SOURCE (renameat2), and a signal handler (which must be C).
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Opens an anonymous file in `directory` for writing (Linux `O_TMPFILE`), or returns -1 (with
+/// errno set) where that is unsupported.
+int trawl_open_anonymous_file(const char *directory, unsigned int mode);
+
+/// Swaps two paths in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`, macOS
+/// `renamex_np(RENAME_SWAP)`). Returns 0, or -1 with errno set (EINVAL, ENOSYS or ENOTSUP where the
+/// file system or kernel cannot).
+int trawl_exchange_paths(const char *first, const char *second);
+
+/// Registers a read-only file mapping so that a SIGBUS inside it (the file shrank under it) does
+/// not kill the process: the pages from the fault to the end of the mapping are replaced with zero
+/// pages and the mapping is marked as faulted. Returns a slot number, or -1 when every slot is in
+/// use (then do not map the file). Installs the handler on first use.
+int trawl_guard_register(const void *base, size_t length);
+
+/// Whether the mapping in `slot` took a fault so far.
+int trawl_guard_faulted(int slot);
+
+/// Releases `slot` (before unmapping); returns whether the mapping took a fault.
+int trawl_guard_unregister(int slot);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,331 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CTrawlSystem
+import SystemPackage
+
+/// Why a file was not rewritten. In every case the file is left exactly as it is now.
+public enum WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file changed between reading and writing (another program or run saved it).
+    case changedSinceRead
+    /// The path no longer names a regular file.
+    case notRegular(kind: String)
+    /// The file has other hard links, which a rewrite would split from it.
+    case hardLinked(count: Int)
+    /// Nobody may write the file (no write permission bit).
+    case readOnly
+    /// A system call failed.
+    case system(operation: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .changedSinceRead: "changed since it was read; left as it is now (rerun to replace in the new contents)"
+        case .notRegular(let kind): "not a regular file (\(kind)); left alone"
+        case .hardLinked(let count): "has \(count) hard links; left untouched (--break-hardlinks writes it as a file of its own)"
+        case .readOnly: "read-only file; left untouched"
+        case .system(let operation, let reason): "\(operation): \(reason); left untouched"
+        }
+    }
+}
+
+/// How ``AtomicFile/replace(path:expecting:hash:policy:contents:)`` treats what it cannot keep.
+public struct WritePolicy: Sendable {
+    /// Rewrite a file with several hard links as a file of its own (its other names keep the old
+    /// contents). Off by default: such a file is reported and left untouched.
+    public var breaksHardLinks = false
+
+    public init(breaksHardLinks: Bool = false) { self.breaksHardLinks = breaksHardLinks }
+}
+
+/// Buffered writing of a new file's contents.
+public struct FileWriter: ~Copyable {
+    fileprivate let descriptor: FileDescriptor
+    private var buffer: [UInt8] = []
+    private static let capacity = 1 << 20
+
+    fileprivate init(descriptor: FileDescriptor) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(Self.capacity)
+    }
+
+    /// Appends bytes to the file.
+    public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(WriteFailure) {
+        if buffer.count + bytes.count > Self.capacity { try flush() }
+        if bytes.count >= Self.capacity {
+            try Self.write(descriptor, UnsafeRawBufferPointer(bytes))
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    /// Appends bytes to the file.
+    public mutating func write(_ bytes: [UInt8]) throws(WriteFailure) {
+        let result = bytes.withUnsafeBufferPointer { pointer in Result { () throws(WriteFailure) in try write(pointer) } }
+        try result.get()
+    }
+
+    fileprivate mutating func flush() throws(WriteFailure) {
+        guard !buffer.isEmpty else { return }
+        let result = buffer.withUnsafeBytes { raw in Result { () throws(WriteFailure) in try Self.write(descriptor, raw) } }
+        try result.get()
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private static func write(_ descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(WriteFailure) {
+        do throws(Errno) {
+            try writeAll(descriptor, bytes)
+        } catch {
+            throw .system(operation: "write", reason: systemMessage(error.rawValue))
+        }
+    }
+}
+
+/// Replaces files atomically and never over someone else's change.
+///
+/// The new contents go to a temporary file in the same folder (anonymous `O_TMPFILE` on Linux
+/// until the instant it is named), which is flushed to disk and given the original's mode, owner
+/// and group. It is then *exchanged* with the original in one atomic step (`renameat2` with
+/// `RENAME_EXCHANGE`; `renamex_np` with `RENAME_SWAP` on Apple platforms), and what was swapped
+/// out is checked: if it is not exactly the file that was read (inode, size, time and content
+/// hash) another writer got in first, and the exchange is undone, so their version stays. Where
+/// the file system cannot exchange, the check runs just before a plain `rename` (a window of
+/// microseconds). A crash at any moment leaves the file wholly old or wholly new; the rare
+/// leftover temporary file is named `.trawl-<pid>-<n>.tmp` so that a later run can remove it.
+public enum AtomicFile {
+    public static let temporaryPrefix = ".trawl-"
+    static let temporarySuffix = ".tmp"
+    private static let counter = Counter()
+
+    /// Writes new contents in place of the regular file at `path` (a symlink is resolved and its
+    /// target replaced), provided the file is still the one `snapshot` and `hash` describe.
+    /// `contents` writes the new bytes. Returns notes on what could not be kept (such as the owner).
+    @discardableResult
+    public static func replace(path: FilePath, expecting snapshot: FileSnapshot, hash: UInt64, policy: WritePolicy = WritePolicy(),
+                               contents: (inout FileWriter) throws -> Void) throws -> [String] {
+        let target = try resolve(path)
+        let directory = target.removingLastComponent()
+        let status: stat
+        switch statPath(target) {
+        case .success(let value): status = value
+        case .failure(let error): throw WriteFailure.system(operation: "stat", reason: systemMessage(error.rawValue))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw WriteFailure.notRegular(kind: fileKind(status.st_mode)) }
+        guard snapshot.isUnchanged(status) else { throw WriteFailure.changedSinceRead }
+        if status.st_nlink > 1 && !policy.breaksHardLinks { throw WriteFailure.hardLinked(count: Int(status.st_nlink)) }
+        let mode = mode_t(snapshot.mode & 0o7777)
+        // A file nobody may write is left alone, even where the process could (as root).
+        if mode & 0o222 == 0 { throw WriteFailure.readOnly }
+
+        let name = directory.appending(name: Array(temporaryName().utf8))
+        let (descriptor, named) = try createTemporary(in: directory, name: name, mode: mode)
+        var linked = named
+        var open = true
+        var notes: [String] = []
+        do {
+            var writer = FileWriter(descriptor: descriptor)
+            try contents(&writer)
+            try writer.flush()
+            notes += keepOwnership(descriptor, snapshot: snapshot)
+            // After fchown, which clears set-user-ID and set-group-ID bits.
+            guard fchmod(descriptor.rawValue, mode) == 0 else { throw WriteFailure.system(operation: "chmod", reason: systemMessage(errno)) }
+            guard fsync(descriptor.rawValue) == 0 else { throw WriteFailure.system(operation: "fsync", reason: systemMessage(errno)) }
+            if !named {
+                try link(descriptor, to: name)
+                linked = true
+            }
+            var written = stat()
+            guard fstat(descriptor.rawValue, &written) == 0 else { throw WriteFailure.system(operation: "stat", reason: systemMessage(errno)) }
+            open = false
+            try? descriptor.close()
+            // From here on the temporary name is swapIn's to remove.
+            linked = false
+            try swapIn(name, newInode: UInt64(written.st_ino), over: target, snapshot: snapshot, hash: hash)
+        } catch {
+            // Closed once only: a second close could close another thread's new descriptor.
+            if open { try? descriptor.close() }
+            if linked { _ = name.withPlatformString { unlink($0) } }
+            throw error
+        }
+        return notes
+    }
+
+    /// Puts the file at `name` in place of `target` if `target` is still the file that was read.
+    /// On success nothing is left at `name`; on failure `name` holds the new contents, removed here.
+    ///
+    /// Writers of this library take the folder's lock (`flock`) for the switch, so they never
+    /// undo each other's exchanges; other programs are caught by the check of what was swapped out.
+    private static func swapIn(_ name: FilePath, newInode: UInt64, over target: FilePath, snapshot: FileSnapshot, hash: UInt64) throws(WriteFailure) {
+        let lock = FolderLock(target.removingLastComponent())
+        defer { lock.release() }
+        let exchanged = name.withPlatformString { from in target.withPlatformString { to in trawl_exchange_paths(from, to) } }
+        if exchanged != 0 {
+            let code = errno
+            guard code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP else {
+                _ = name.withPlatformString { unlink($0) }
+                if code == ENOENT { throw .changedSinceRead } // deleted meanwhile
+                throw .system(operation: "rename", reason: systemMessage(code))
+            }
+            // No exchange here: check, then rename (a window of microseconds, not of the whole run).
+            guard isFile(at: target, snapshot: snapshot, hash: hash) else {
+                _ = name.withPlatformString { unlink($0) }
+                throw .changedSinceRead
+            }
+            let renamed = name.withPlatformString { from in target.withPlatformString { to in rename(from, to) } }
+            guard renamed == 0 else {
+                let reason = systemMessage(errno)
+                _ = name.withPlatformString { unlink($0) }
+                throw .system(operation: "rename", reason: reason)
+            }
+            return
+        }
+        // `name` now holds what was at `target` an instant ago: it must be the file that was read.
+        if isFile(at: name, snapshot: snapshot, hash: hash) {
+            _ = name.withPlatformString { unlink($0) }
+            return
+        }
+        // Another program's version: put it back, if our file is still the one in place.
+        guard case .success(let current) = statPath(target, followLinks: false), UInt64(current.st_ino) == newInode else {
+            // A third writer replaced ours meanwhile: theirs stays; the version we displaced is
+            // kept beside it rather than lost.
+            throw .system(operation: "rename", reason: "other programs changed the file during the write; the version before the latest is kept at \(name.bytesDescription)")
+        }
+        let undone = name.withPlatformString { from in target.withPlatformString { to in trawl_exchange_paths(from, to) } }
+        guard undone == 0 else {
+            throw .system(operation: "rename", reason: "another program changed the file during the write; its version is kept at \(name.bytesDescription)")
+        }
+        _ = name.withPlatformString { unlink($0) }
+        throw .changedSinceRead
+    }
+
+    /// Whether `path` is the regular file `snapshot` describes, with content hash `hash`.
+    static func isFile(at path: FilePath, snapshot: FileSnapshot, hash: UInt64) -> Bool {
+        guard case .success(let status) = statPath(path, followLinks: false),
+              status.st_mode & S_IFMT == S_IFREG, snapshot.isUnchanged(status) else { return false }
+        guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking]) else { return false }
+        defer { try? descriptor.close() }
+        var hasher = ContentHasher()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
+        while true {
+            guard let got = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }) else { return false }
+            if got == 0 { break }
+            total += got
+            buffer.withUnsafeBufferPointer { hasher.update(UnsafeBufferPointer(rebasing: $0[..<got])) }
+        }
+        return total == snapshot.size && hasher.finalize() == hash
+    }
+
+    private static func resolve(_ path: FilePath) throws(WriteFailure) -> FilePath {
+        guard let resolved = path.withPlatformString({ realpath($0, nil) }) else {
+            throw .system(operation: "cannot resolve the path", reason: systemMessage(errno))
+        }
+        defer { free(resolved) }
+        return FilePath(platformString: resolved)
+    }
+
+    private static func createTemporary(in directory: FilePath, name: FilePath, mode: mode_t) throws(WriteFailure) -> (FileDescriptor, named: Bool) {
+        let anonymous = directory.withPlatformString { trawl_open_anonymous_file($0, UInt32(mode & 0o777)) }
+        if anonymous >= 0 { return (FileDescriptor(rawValue: anonymous), false) }
+        let descriptor = name.withPlatformString { open($0, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode & 0o777) }
+        guard descriptor >= 0 else {
+            throw .system(operation: "cannot create a temporary file in \(directory.bytesDescription)", reason: systemMessage(errno))
+        }
+        return (FileDescriptor(rawValue: descriptor), true)
+    }
+
+    private static func link(_ descriptor: FileDescriptor, to name: FilePath) throws(WriteFailure) {
+        #if os(Linux)
+        let result = name.withPlatformString { linkat(AT_FDCWD, "/proc/self/fd/\(descriptor.rawValue)", AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
+        guard result == 0 else { throw .system(operation: "linkat", reason: systemMessage(errno)) }
+        #endif
+    }
+
+    /// Gives the new file the original's owner and group where the process may; notes what it could not keep.
+    private static func keepOwnership(_ descriptor: FileDescriptor, snapshot: FileSnapshot) -> [String] {
+        var status = stat()
+        guard fstat(descriptor.rawValue, &status) == 0 else { return [] }
+        if status.st_uid == snapshot.owner && status.st_gid == snapshot.group { return [] }
+        if fchown(descriptor.rawValue, uid_t(snapshot.owner), gid_t(snapshot.group)) == 0 { return [] }
+        // Not allowed to give the file away: keep at least the group when we are a member of it.
+        let groupKept = status.st_gid == snapshot.group || fchown(descriptor.rawValue, uid_t.max, gid_t(snapshot.group)) == 0
+        var notes = ["owner \(snapshot.owner) could not be kept (now \(status.st_uid))"]
+        if !groupKept { notes.append("group \(snapshot.group) could not be kept (now \(status.st_gid))") }
+        return notes
+    }
+
+    private static func temporaryName() -> String {
+        "\(temporaryPrefix)\(getpid())-\(counter.next())\(temporarySuffix)"
+    }
+
+    /// Whether `name` is a leftover temporary file of a run that is no longer alive.
+    public static func isStaleTemporary(_ name: [UInt8]) -> Bool {
+        let prefix = Array(temporaryPrefix.utf8), suffix = Array(temporarySuffix.utf8)
+        guard name.starts(with: prefix), name.count > prefix.count + suffix.count, Array(name.suffix(suffix.count)) == suffix else { return false }
+        let middle = name[prefix.count..<(name.count - suffix.count)]
+        guard let dash = middle.firstIndex(of: UInt8(ascii: "-")), let pid = Int32(String(decoding: middle[..<dash], as: UTF8.self)),
+              pid > 0 else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+}
+
+/// An exclusive `flock` on a folder, held by this library's writers while they switch files in it.
+/// Without read access to the folder there is no lock, and the checks alone protect the switch.
+struct FolderLock {
+    private let descriptor: Int32
+
+    init(_ folder: FilePath) {
+        let opened = folder.withPlatformString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        descriptor = opened
+        if opened >= 0 {
+            while flock(opened, LOCK_EX) != 0 && errno == EINTR {}
+        }
+    }
+
+    func release() {
+        if descriptor >= 0 { close(descriptor) } // closing releases the lock
+    }
+}
+
+/// A counter shared by the writing threads.
+final class Counter: @unchecked Sendable { // guarded by `mutex`
+    private var mutex = pthread_mutex_t()
+    private var value = 0
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func next() -> Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        value += 1
+        return value
+    }
+}
+
+extension FilePath {
+    /// The path for a message: its bytes as text, with invalid UTF-8 shown as `\xHH`.
+    public var bytesDescription: String { PathText.escaped(bytes) }
+}
+
+/// Paths shown to people.
+public enum PathText {
+    /// The bytes as text; bytes that are not valid UTF-8 are shown as `\xHH`.
+    public static func escaped(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var result = ""
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            if index + length <= bytes.count, let scalar = String(validating: bytes[index..<(index + length)], as: UTF8.self) {
+                result += scalar
+                index += length
+            } else {
+                let hex = String(lead, radix: 16, uppercase: true)
+                result += "\\x" + (hex.count == 1 ? "0" : "") + hex
+                index += 1
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,233 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CTrawlSystem
+import SystemPackage
+import TrawlKernels
+import TrawlMatch
+
+/// A file's text, read whole (or memory-mapped), with what is needed to write it back safely.
+public struct FileContent: Sendable {
+    /// The text after any byte-order mark: valid UTF-8 without NUL bytes.
+    public let text: ContiguousText
+    /// The UTF-8 byte-order mark the file starts with, or nothing. It is not part of ``text`` (so
+    /// `^` matches on the first line and printed lines do not show it) and is written back as it was.
+    public let byteOrderMark: [UInt8]
+    /// The file's identity and state when it was read.
+    public let snapshot: FileSnapshot
+    /// The hash of all of the file's bytes (``ContentHasher``), when read ``Purpose/rewrite``.
+    public let hash: UInt64?
+    private let mapping: MappingGuard?
+
+    /// Whether the file shrank while it was memory-mapped (another program truncated it). The
+    /// vanished bytes read as NUL: results taken from such a text must be reported, not trusted.
+    public var changedWhileMapped: Bool { mapping?.faulted ?? false }
+}
+
+/// Why a file was not searched or rewritten.
+public enum FileSkip: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened or read: the system's reason.
+    case unreadable(String)
+    /// Not a regular file (a device, FIFO or socket): never rewritten, and searched only when
+    /// named explicitly.
+    case notRegular(kind: String)
+    /// A NUL byte: a binary file. The offset of the first one.
+    case binary(offset: Int)
+    /// Not valid UTF-8; the offset of the first bad byte.
+    case invalidUTF8(offset: Int)
+    /// UTF-16 text (it starts with a UTF-16 byte-order mark); Trawl searches UTF-8 only.
+    case utf16(bigEndian: Bool)
+    /// The file shrank while it was being read.
+    case changedDuringRead
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reason): reason
+        case .notRegular(let kind): "not a regular file (\(kind)); left alone"
+        case .binary(let offset): "binary file (NUL byte at offset \(offset)); skipped, left untouched"
+        case .invalidUTF8(let offset): "not valid UTF-8 (first bad byte at offset \(offset)); skipped, left untouched"
+        case .utf16(let bigEndian): "UTF-16 text (\(bigEndian ? "big" : "little")-endian byte-order mark); skipped, left untouched (Trawl reads UTF-8 only)"
+        case .changedDuringRead: "the file shrank while it was read; skipped, left untouched"
+        }
+    }
+}
+
+extension FileContent {
+    /// What the content is read for.
+    public enum Purpose: Sendable {
+        /// Searching only: large regular files may be memory-mapped, and devices and FIFOs named
+        /// explicitly are read as streams (as `grep` and ripgrep read `<(command)`).
+        case search(allowsMapping: Bool, allowsStreams: Bool)
+        /// Rewriting: regular files only, read into private memory, with the content hash.
+        case rewrite
+    }
+
+    /// The size of the first block, checked for NUL bytes before the rest is read.
+    public static let binaryProbeBytes = 8192
+
+    /// Files at least this large are memory-mapped when reading for search only: mapping avoids
+    /// copying from the page cache, which costs ~1 ms per MB on the machines measured.
+    public static let mapThreshold = 1 << 20
+
+    /// Reads the file at `path`.
+    public static func read(path: FilePath, for purpose: Purpose) -> Result<FileContent, FileSkip> {
+        // Non-blocking, so that a FIFO put in place of a walked file cannot hang the open.
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking])
+        } catch {
+            return .failure(.unreadable(systemMessage((error as? Errno)?.rawValue ?? EIO)))
+        }
+        defer { try? descriptor.close() }
+        var status = stat()
+        guard fstat(descriptor.rawValue, &status) == 0 else { return .failure(.unreadable(systemMessage(errno))) }
+        let type = status.st_mode & S_IFMT
+        if type == S_IFDIR { return .failure(.unreadable("is a directory")) }
+        if type != S_IFREG {
+            guard case .search(_, allowsStreams: true) = purpose, type == S_IFIFO || type == S_IFCHR else {
+                return .failure(.notRegular(kind: fileKind(status.st_mode)))
+            }
+            // A stream the user named: read it to its end, blocking as any reader would.
+            _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) & ~O_NONBLOCK)
+        }
+        if case .search(allowsMapping: true, _) = purpose, type == S_IFREG, Int(status.st_size) >= mapThreshold,
+           let mapped = map(descriptor, status: status) {
+            return mapped
+        }
+        return read(descriptor, status: status, isStream: type != S_IFREG, hashing: purpose.isRewrite)
+    }
+
+    /// Reads standard input (or any open descriptor) to its end, for searching.
+    public static func read(descriptor: FileDescriptor) -> Result<FileContent, FileSkip> {
+        var status = stat()
+        guard fstat(descriptor.rawValue, &status) == 0 else { return .failure(.unreadable(systemMessage(errno))) }
+        return read(descriptor, status: status, isStream: true, hashing: false)
+    }
+
+    private static func read(_ descriptor: FileDescriptor, status: stat, isStream: Bool, hashing: Bool) -> Result<FileContent, FileSkip> {
+        var capacity = max(Int(status.st_size), 0) + 1
+        var base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        var length = 0
+        var probed = 0
+        while true {
+            if length == capacity {
+                // The file grew (or is a stream): make room.
+                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, 65536))
+                bigger.update(from: base, count: length)
+                base.deallocate()
+                base = bigger
+                capacity = max(capacity * 2, 65536)
+            }
+            let got: Int
+            do {
+                got = try descriptor.read(into: UnsafeMutableRawBufferPointer(start: base + length, count: capacity - length))
+            } catch {
+                base.deallocate()
+                return .failure(.unreadable(systemMessage((error as? Errno)?.rawValue ?? EIO)))
+            }
+            if got == 0 { break }
+            length += got
+            // Binary files are skipped early: check the first block, and every block of a stream
+            // (a device such as /dev/zero never ends).
+            if isStream || probed < binaryProbeBytes {
+                let end = isStream ? length : min(length, binaryProbeBytes)
+                if end > probed, let nul = memchr(base + probed, 0, end - probed) {
+                    base.deallocate()
+                    return .failure(.binary(offset: UnsafeMutablePointer<UInt8>(nul.assumingMemoryBound(to: UInt8.self)) - base))
+                }
+                probed = max(probed, end)
+            }
+        }
+        let bytes = UnsafeBufferPointer(start: base, count: length)
+        if let skip = check(bytes) {
+            base.deallocate()
+            return .failure(skip)
+        }
+        let hash = hashing ? ContentHasher.hash(bytes) : nil
+        let bom = byteOrderMarkLength(bytes)
+        let address = UInt(bitPattern: base)
+        let text = ContiguousText(unsafeValidUTF8: base + bom, count: length - bom) {
+            UnsafeMutablePointer<UInt8>(bitPattern: address)?.deallocate()
+        }
+        return .success(FileContent(text: text, byteOrderMark: Array(bytes[..<bom]), snapshot: FileSnapshot(status, size: length),
+                                    hash: hash, mapping: nil))
+    }
+
+    private static func byteOrderMarkLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+
+    /// Why bytes cannot be searched as text: a UTF-16 byte-order mark, a NUL anywhere, or
+    /// invalid UTF-8 (one pass, at memory speed).
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> FileSkip? {
+        if bytes.count >= 2 && (bytes[0], bytes[1]) == (0xFF, 0xFE) { return .utf16(bigEndian: false) }
+        if bytes.count >= 2 && (bytes[0], bytes[1]) == (0xFE, 0xFF) { return .utf16(bigEndian: true) }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        let stop = trawl_text_check(base, bytes.count)
+        if stop == bytes.count { return nil }
+        return bytes[stop] == 0 ? .binary(offset: stop) : .invalidUTF8(offset: stop)
+    }
+
+    private static func map(_ descriptor: FileDescriptor, status: stat) -> Result<FileContent, FileSkip>? {
+        let length = Int(status.st_size)
+        #if os(Linux)
+        let flags = MAP_PRIVATE | MAP_POPULATE
+        #else
+        let flags = MAP_PRIVATE
+        #endif
+        guard let address = mmap(nil, length, PROT_READ, flags, descriptor.rawValue, 0), address != MAP_FAILED else { return nil }
+        // Registered before the first access: a file truncated from now on reads as zeros
+        // instead of killing the process with SIGBUS.
+        guard let mapping = MappingGuard(address: address, length: length) else {
+            munmap(address, length)
+            return nil
+        }
+        let bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: length)
+        let skip = check(bytes)
+        if mapping.faulted { return .failure(.changedDuringRead) }
+        if let skip { return .failure(skip) }
+        let bom = byteOrderMarkLength(bytes)
+        let text = ContiguousText(unsafeValidUTF8: bytes.baseAddress! + bom, count: length - bom) { mapping.release() }
+        return .success(FileContent(text: text, byteOrderMark: Array(bytes[..<bom]), snapshot: FileSnapshot(status, size: length),
+                                    hash: nil, mapping: mapping))
+    }
+}
+
+extension FileContent.Purpose {
+    var isRewrite: Bool { if case .rewrite = self { true } else { false } }
+}
+
+/// A memory mapping protected against SIGBUS (see `trawl_guard_register`), unmapped by `release`.
+final class MappingGuard: @unchecked Sendable { // immutable but for the released flag, set once by the text's last owner
+    private let address: UInt
+    private let length: Int
+    private let slot: Int32
+    private var released = false
+
+    init?(address: UnsafeMutableRawPointer, length: Int) {
+        slot = trawl_guard_register(address, length)
+        guard slot >= 0 else { return nil }
+        self.address = UInt(bitPattern: address)
+        self.length = length
+    }
+
+    var faulted: Bool { !released && trawl_guard_faulted(slot) != 0 }
+
+    func release() {
+        guard !released else { return }
+        released = true
+        trawl_guard_unregister(slot)
+        munmap(UnsafeMutableRawPointer(bitPattern: address), length)
+    }
+
+    deinit { release() }
+}
+
+extension ContiguousText {
+    /// Calls `body` with the text's bytes.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withContiguousStorageIfAvailable(body)!
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+
+// One home for the system-call helpers of the files library: interrupted calls are retried, a
+// `write` that makes no progress is an error, and every failure is described the same way.
+
+/// The system's description of an `errno` value.
+func systemMessage(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+extension FileDescriptor {
+    /// Reads until the end; on failure, what was read and the error.
+    public func readToEnd() -> (bytes: [UInt8], error: Errno?) {
+        let descriptor = self
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        do {
+            let got = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0, retryOnInterrupt: true) }
+            if got == 0 { return (result, nil) }
+            result.append(contentsOf: buffer[..<got])
+        } catch {
+            return (result, error as? Errno ?? Errno(rawValue: EIO))
+        }
+    }
+    }
+
+    /// Writes all of `bytes` (retrying interrupted and partial writes).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        try TrawlFiles.writeAll(self, bytes)
+    }
+}
+
+/// Writes all of `bytes` to `descriptor` (retrying interrupted and partial writes).
+func writeAll(_ descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    var written = 0
+    while written < bytes.count {
+        let count: Int
+        do {
+            count = try descriptor.write(UnsafeRawBufferPointer(rebasing: bytes[written...]), retryOnInterrupt: true)
+        } catch {
+            throw error as! Errno // FileDescriptor.write throws only Errno
+        }
+        // A write that accepts nothing would loop forever: report it as the device being full.
+        if count == 0 { throw Errno.noSpace }
+        written += count
+    }
+}
+
+extension FilePath {
+    /// The path's bytes (without the terminating NUL): paths are bytes on Unix, not always UTF-8.
+    public var bytes: [UInt8] {
+        withPlatformString { pointer in
+            Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+        }
+    }
+
+    /// A path from raw bytes (which need not be UTF-8).
+    public init(bytes: some Collection<UInt8>) {
+        var cString = [CChar]()
+        cString.reserveCapacity(bytes.count + 1)
+        for byte in bytes where byte != 0 { cString.append(CChar(bitPattern: byte)) }
+        cString.append(0)
+        self.init(platformString: cString)
+    }
+
+    /// This path with `name` (raw bytes of one component) appended.
+    func appending(name: [UInt8]) -> FilePath {
+        var joined = bytes
+        if joined.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
+        joined += name
+        return FilePath(bytes: joined)
+    }
+}
+
+/// `stat` of a path, or the error.
+func statPath(_ path: FilePath, followLinks: Bool = true) -> Result<stat, Errno> {
+    var status = stat()
+    let result = path.withPlatformString { followLinks ? stat($0, &status) : lstat($0, &status) }
+    return result == 0 ? .success(status) : .failure(Errno(rawValue: errno))
+}
+
+/// The kind of file a `st_mode` describes, in words, for messages.
+func fileKind(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFREG: "regular file"
+    case S_IFDIR: "directory"
+    case S_IFCHR: "character device"
+    case S_IFBLK: "block device"
+    case S_IFIFO: "FIFO"
+    case S_IFSOCK: "socket"
+    case S_IFLNK: "symbolic link"
+    default: "special file"
+    }
+}

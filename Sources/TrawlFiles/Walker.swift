@@ -1,0 +1,270 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import SystemPackage
+
+/// Options of the file walk (flags shared with ripgrep).
+public struct WalkOptions: Sendable {
+    /// Search hidden files and directories (names starting with `.`); `.git` is always skipped.
+    /// A hidden file that an ignore-file negation or a `-g` glob selects is searched anyway.
+    public var hidden = false
+    /// Do not read `.gitignore`, `.ignore` or `.git/info/exclude`.
+    public var noIgnore = false
+    /// Apply `.gitignore` files outside git repositories too (ripgrep's `--no-require-git`); by
+    /// default, as in ripgrep, they count only inside a repository (a `.git` in the folder or above).
+    public var noRequireGit = false
+    /// Follow symbolic links (loops and broken links are then reported).
+    public var followLinks = false
+    /// `-g` globs: `GLOB` includes, `!GLOB` excludes; they override ignore files.
+    public var globs: [String] = []
+    /// Skip files larger than this many bytes.
+    public var maxFileSize: Int?
+    /// Leaves out entries (files or folders) the caller wants to skip, given their path and name;
+    /// called before any other rule.
+    public var excludes: (@Sendable (_ path: FilePath, _ name: [UInt8]) -> Bool)?
+
+    public init() {}
+}
+
+/// A file the walk selected.
+public struct WalkedFile: Sendable, Hashable {
+    /// The path to open (bytes: not always UTF-8).
+    public let path: FilePath
+    /// Whether the user named the file directly (explicit files are searched even if ignored).
+    public let isExplicit: Bool
+
+    public init(path: FilePath, isExplicit: Bool) {
+        self.path = path
+        self.isExplicit = isExplicit
+    }
+}
+
+/// Walks directory trees in a deterministic order (entries sorted bytewise, depth first), applying
+/// ignore files, hidden-file rules, `-g` globs and size limits — the stage a persisted index can
+/// later replace with a candidate list.
+public struct Walker: Sendable {
+    public let options: WalkOptions
+    private let includeGlobs: [IgnoreRule]
+    private let excludeGlobs: [IgnoreRule]
+
+    public init(options: WalkOptions) {
+        self.options = options
+        var include: [IgnoreRule] = [], exclude: [IgnoreRule] = []
+        for glob in options.globs {
+            guard let rule = IgnoreRule(line: Substring(glob)) else { continue }
+            if rule.negated { exclude.append(rule) } else { include.append(rule) }
+        }
+        includeGlobs = include
+        excludeGlobs = exclude
+    }
+
+    /// What a walk found.
+    public struct Result: Sendable {
+        /// The files to search, in order.
+        public var files: [WalkedFile] = []
+        /// Problems met on the way (unreadable folders, missing paths, broken links, loops).
+        public var errors: [String] = []
+
+        public init(files: [WalkedFile] = [], errors: [String] = []) {
+            self.files = files
+            self.errors = errors
+        }
+    }
+
+    /// Every file to search under `roots`, in order, and the problems met on the way.
+    public func walk(_ roots: [FilePath]) -> Result {
+        var files: [WalkedFile] = []
+        var result = walk(roots) { files.append($0) }
+        result.files = files
+        return result
+    }
+
+    /// Walks `roots`, handing each selected file to `visit` as soon as it is found (so searching
+    /// can overlap walking); returns the problems met.
+    public func walk(_ roots: [FilePath], visit: (WalkedFile) -> Void) -> Result {
+        var errors: [String] = []
+        for root in roots {
+            let status: stat
+            switch statPath(root) {
+            case .success(let value): status = value
+            case .failure(let error):
+                errors.append("\(root.bytesDescription): \(systemMessage(error.rawValue))")
+                continue
+            }
+            if (status.st_mode & S_IFMT) == S_IFDIR {
+                var ancestors: Set<[UInt64]> = [[UInt64(status.st_dev), UInt64(status.st_ino)]]
+                var stack: [IgnoreFile] = []
+                let repository = repositoryRoot(of: root)
+                let inRepository = options.noRequireGit || repository != nil
+                if !options.noIgnore {
+                    loadAncestorIgnoreFiles(of: root, repository: repository, into: &stack)
+                    loadIgnoreFiles(in: root, base: [], inRepository: inRepository, into: &stack)
+                }
+                walkDirectory(root, relative: [], ignores: stack, inRepository: inRepository, ancestors: &ancestors, visit: visit, errors: &errors)
+            } else {
+                if let limit = options.maxFileSize, Int(status.st_size) > limit { continue }
+                visit(WalkedFile(path: root, isExplicit: true))
+            }
+        }
+        return Result(files: [], errors: errors)
+    }
+
+    private static func parent(of path: [UInt8]) -> [UInt8]? {
+        guard path != [UInt8(ascii: "/")], let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        return slash == 0 ? [UInt8(ascii: "/")] : Array(path[..<slash])
+    }
+
+    private static func resolved(_ path: FilePath) -> [UInt8]? {
+        guard let resolved = path.withPlatformString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    }
+
+    private static func exists(_ path: [UInt8]) -> Bool {
+        if case .success = statPath(FilePath(bytes: path)) { return true }
+        return false
+    }
+
+    private static func joined(_ directory: [UInt8], _ name: String) -> [UInt8] {
+        (directory == [UInt8(ascii: "/")] ? directory : directory + [UInt8(ascii: "/")]) + Array(name.utf8)
+    }
+
+    /// The git repository `path` is in: the nearest folder at or above it holding `.git`.
+    private func repositoryRoot(of path: FilePath) -> [UInt8]? {
+        guard var current = Walker.resolved(path) else { return nil }
+        while true {
+            if Walker.exists(Walker.joined(current, ".git")) { return current }
+            guard let parent = Walker.parent(of: current) else { return nil }
+            current = parent
+        }
+    }
+
+    /// The ignore files of the folders above `root`, lowest precedence first, as ripgrep reads
+    /// them: `.ignore` files up to the file system's root, and the git files up to the
+    /// repository's root when there is a repository.
+    private func loadAncestorIgnoreFiles(of root: FilePath, repository: [UInt8]?, into stack: inout [IgnoreFile]) {
+        guard let start = Walker.resolved(root) else { return }
+        var ancestors: [(path: [UInt8], inRepository: Bool)] = []
+        var current = start
+        var belowRepositoryRoot = repository != nil
+        while let parent = Walker.parent(of: current) {
+            ancestors.append((parent, belowRepositoryRoot || options.noRequireGit))
+            if parent == repository { belowRepositoryRoot = false }
+            current = parent
+        }
+        for (ancestor, inRepository) in ancestors.reversed() {
+            let prefix = Array(start.dropFirst(ancestor == [UInt8(ascii: "/")] ? 1 : ancestor.count + 1)) + [UInt8(ascii: "/")]
+            for name in [".git/info/exclude", ".gitignore", ".ignore"] where inRepository || name == ".ignore" {
+                guard let contents = readSmallFile(FilePath(bytes: Walker.joined(ancestor, name))) else { continue }
+                stack.append(IgnoreFile(base: [], rootPrefix: prefix, contents: contents))
+            }
+        }
+    }
+
+    private func loadIgnoreFiles(in directory: FilePath, base: [UInt8], inRepository: Bool, into stack: inout [IgnoreFile]) {
+        // Lowest precedence first: .git/info/exclude, then .gitignore, then .ignore.
+        let directoryBytes = directory.bytes
+        for name in [".git/info/exclude", ".gitignore", ".ignore"] where inRepository || name == ".ignore" {
+            guard let contents = readSmallFile(FilePath(bytes: Walker.joined(directoryBytes, name))) else { continue }
+            stack.append(IgnoreFile(base: base, contents: contents))
+        }
+    }
+
+    private func readSmallFile(_ path: FilePath) -> [UInt8]? {
+        guard case .success(let status) = statPath(path), status.st_mode & S_IFMT == S_IFREG,
+              let descriptor = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking]) else { return nil }
+        defer { try? descriptor.close() }
+        let (bytes, error) = descriptor.readToEnd()
+        return error == nil ? bytes : nil
+    }
+
+    /// `true` ignored, `false` selected by a rule (a negation or an include glob: then even a
+    /// hidden entry is searched, as in ripgrep), `nil` no rule applies.
+    private func decision(_ relative: [UInt8], name: ArraySlice<UInt8>, isDirectory: Bool, ignores: [IgnoreFile]) -> Bool? {
+        // -g globs override the ignore files entirely, as in ripgrep: excluded if an exclude glob
+        // matches; a file must match an include glob when there are any; otherwise searched.
+        if !includeGlobs.isEmpty || !excludeGlobs.isEmpty {
+            for rule in excludeGlobs where rule.matches(relativePath: relative[...], name: name, isDirectory: isDirectory) { return true }
+            if isDirectory || includeGlobs.isEmpty { return nil }
+            return includeGlobs.contains { $0.matches(relativePath: relative[...], name: name, isDirectory: false) } ? false : true
+        }
+        for file in ignores.reversed() {
+            if let decision = file.decision(for: relative, name: name, isDirectory: isDirectory) { return decision }
+        }
+        return nil
+    }
+
+    private func isSkipped(_ relative: [UInt8], name: [UInt8], isDirectory: Bool, ignores: [IgnoreFile]) -> Bool {
+        switch decision(relative, name: name[...], isDirectory: isDirectory, ignores: ignores) {
+        case true?: true
+        case false?: false
+        case nil: !options.hidden && name.first == UInt8(ascii: ".")
+        }
+    }
+
+    private func walkDirectory(_ directory: FilePath, relative: [UInt8], ignores: [IgnoreFile], inRepository: Bool,
+                               ancestors: inout Set<[UInt64]>,
+                               visit: (WalkedFile) -> Void, errors: inout [String]) {
+        guard let handle = directory.withPlatformString({ opendir($0) }) else {
+            errors.append("\(directory.bytesDescription): \(systemMessage(errno))")
+            return
+        }
+        var entries: [(name: [UInt8], type: UInt8)] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            entries.append((name, entry.pointee.d_type))
+        }
+        closedir(handle)
+        entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        let directoryBytes = directory.bytes
+        for (name, type) in entries {
+            if name == Array(".git".utf8) { continue }
+            let path = FilePath(bytes: (directoryBytes.last == UInt8(ascii: "/") ? directoryBytes : directoryBytes + [UInt8(ascii: "/")]) + name)
+            if let excludes = options.excludes, excludes(path, name) { continue }
+            let childRelative = relative.isEmpty ? name : relative + [0x2F] + name
+            var kind = type
+            if kind == UInt8(DT_UNKNOWN) || kind == UInt8(DT_LNK) {
+                if kind == UInt8(DT_LNK) && !options.followLinks { continue }
+                switch statPath(path) {
+                case .success(let status):
+                    let format = status.st_mode & S_IFMT
+                    kind = format == S_IFDIR ? UInt8(DT_DIR) : format == S_IFREG ? UInt8(DT_REG) : 0
+                case .failure(let error):
+                    // A broken link or a link loop (ripgrep warns too), or an entry gone meanwhile.
+                    if isSkipped(childRelative, name: name, isDirectory: false, ignores: ignores) { continue }
+                    let what = kind == UInt8(DT_LNK) ? (error == .tooManySymbolicLinkLevels ? "symbolic link loop" : "broken symbolic link") : "cannot read"
+                    errors.append("\(path.bytesDescription): \(what) (\(systemMessage(error.rawValue)))")
+                    continue
+                }
+            }
+            if kind == UInt8(DT_DIR) {
+                if isSkipped(childRelative, name: name, isDirectory: true, ignores: ignores) { continue }
+                guard case .success(let status) = statPath(path) else { continue }
+                let identity = [UInt64(status.st_dev), UInt64(status.st_ino)]
+                if ancestors.contains(identity) {
+                    // A symlink back to an enclosing folder.
+                    errors.append("\(path.bytesDescription): file system loop found (a link to a folder that contains it); not followed")
+                    continue
+                }
+                ancestors.insert(identity)
+                defer { ancestors.remove(identity) }
+                var childIgnores = ignores
+                let childInRepository = inRepository || Walker.exists(Walker.joined(path.bytes, ".git"))
+                if !options.noIgnore {
+                    loadIgnoreFiles(in: path, base: childRelative + [0x2F], inRepository: childInRepository, into: &childIgnores)
+                }
+                walkDirectory(path, relative: childRelative, ignores: childIgnores, inRepository: childInRepository, ancestors: &ancestors, visit: visit, errors: &errors)
+            } else if kind == UInt8(DT_REG) {
+                if isSkipped(childRelative, name: name, isDirectory: false, ignores: ignores) { continue }
+                if let limit = options.maxFileSize, case .success(let status) = statPath(path), Int(status.st_size) > limit { continue }
+                visit(WalkedFile(path: path, isExplicit: false))
+            }
+        }
+    }
+}

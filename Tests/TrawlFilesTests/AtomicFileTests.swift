@@ -1,0 +1,150 @@
+import Foundation
+import SystemPackage
+import Testing
+@testable import TrawlFiles
+
+@Suite struct AtomicFileTests {
+    /// A file alone in a new folder (so that leftovers of other tests running meanwhile do not count).
+    func temporaryFile(_ contents: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("file.txt")
+        try Data(contents.utf8).write(to: url)
+        return url
+    }
+
+    func load(_ url: URL) throws -> FileContent {
+        try FileContent.read(path: FilePath(url.path), for: .rewrite).get()
+    }
+
+    func replace(_ url: URL, _ content: FileContent, with text: String, policy: WritePolicy = WritePolicy()) throws {
+        try AtomicFile.replace(path: FilePath(url.path), expecting: content.snapshot, hash: content.hash!, policy: policy) { writer in
+            try writer.write(Array(text.utf8))
+        }
+    }
+
+    func leftovers(beside url: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(".trawl-") }
+    }
+
+    @Test func aFileChangedSinceItWasReadIsNotOverwritten() throws {
+        let url = try temporaryFile("original\n")
+        let content = try load(url)
+        // Another program saves the file (same size, so only the time or the hash can tell).
+        try Data("edited!!\n".utf8).write(to: url)
+        #expect(throws: WriteFailure.changedSinceRead) { try replace(url, content, with: "replaced\n") }
+        #expect(try String(contentsOf: url, encoding: .utf8) == "edited!!\n")
+    }
+
+    @Test func aSameSizeEditWithTheSameTimeIsCaughtByTheHash() throws {
+        let url = try temporaryFile("original\n")
+        let content = try load(url)
+        try Data("ORIGINAL\n".utf8).write(to: url)
+        // Put the modification time back, as a careless tool might.
+        let seconds = content.snapshot.modificationSeconds, nanoseconds = content.snapshot.modificationNanoseconds
+        var times = [timespec(tv_sec: seconds, tv_nsec: nanoseconds), timespec(tv_sec: seconds, tv_nsec: nanoseconds)]
+        #expect(utimensat(AT_FDCWD, url.path, &times, 0) == 0)
+        #expect(throws: WriteFailure.changedSinceRead) { try replace(url, content, with: "replaced\n") }
+        #expect(try String(contentsOf: url, encoding: .utf8) == "ORIGINAL\n")
+        #expect(try leftovers(beside: url).isEmpty)
+    }
+
+    @Test func anUnchangedFileIsReplacedWholeWithItsModeKept() throws {
+        let url = try temporaryFile("original\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        let content = try load(url)
+        try replace(url, content, with: "replaced\n")
+        #expect(try String(contentsOf: url, encoding: .utf8) == "replaced\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0o600)
+        #expect(try leftovers(beside: url).isEmpty)
+    }
+
+    @Test func aFileWithSeveralHardLinksIsLeftAloneUnlessAllowed() throws {
+        let url = try temporaryFile("original\n")
+        let link = url.deletingLastPathComponent().appendingPathComponent("trawl-link-\(UUID().uuidString)")
+        #expect(Foundation.link(url.path, link.path) == 0)
+        defer { unlink(link.path) }
+        let content = try load(url)
+        #expect(throws: WriteFailure.hardLinked(count: 2)) { try replace(url, content, with: "replaced\n") }
+        #expect(try String(contentsOf: link, encoding: .utf8) == "original\n")
+        try replace(url, content, with: "replaced\n", policy: WritePolicy(breaksHardLinks: true))
+        #expect(try String(contentsOf: url, encoding: .utf8) == "replaced\n")
+        #expect(try String(contentsOf: link, encoding: .utf8) == "original\n", "the other name keeps the old text")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "changing a file's owner needs root"))
+    func ownerAndGroupAreKept() throws {
+        let url = try temporaryFile("original\n")
+        #expect(chown(url.path, 1234, 5678) == 0)
+        let content = try load(url)
+        try replace(url, content, with: "replaced\n")
+        var status = stat()
+        #expect(stat(url.path, &status) == 0)
+        #expect(status.st_uid == 1234 && status.st_gid == 5678)
+    }
+
+    @Test func onlyRegularFilesAreRead_forRewriting() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-fifo-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        defer { unlink(fifo.path) }
+        // No writer: a blocking open would hang here.
+        let result = FileContent.read(path: FilePath(fifo.path), for: .rewrite)
+        #expect(result.failure == .notRegular(kind: "FIFO"))
+        var status = stat()
+        #expect(lstat(fifo.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test func aFileReplacedByAFIFOIsNotWritten() throws {
+        let url = try temporaryFile("original\n")
+        let content = try load(url)
+        unlink(url.path)
+        #expect(mkfifo(url.path, 0o644) == 0)
+        defer { unlink(url.path) }
+        #expect(throws: WriteFailure.notRegular(kind: "FIFO")) { try replace(url, content, with: "replaced\n") }
+    }
+
+    /// Writers race over one file: each reads it, appends its own token, and writes it back. A
+    /// write that reports success must never be lost, so the file ends up holding exactly the
+    /// tokens of the successful writes (a lost update drops one).
+    @Test func concurrentWritersNeverLoseASuccessfulWrite() async throws {
+        for round in 0..<20 {
+            let url = try temporaryFile("start\n")
+            let path = FilePath(url.path)
+            let successes = await withTaskGroup(of: [String].self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        var mine: [String] = []
+                        for attempt in 0..<25 {
+                            guard case .success(let content) = FileContent.read(path: path, for: .rewrite) else { continue }
+                            let token = "r\(round)w\(writer)a\(attempt)\n"
+                            let old = content.text.withBytes { Array($0) }
+                            do {
+                                try AtomicFile.replace(path: path, expecting: content.snapshot, hash: content.hash!) { writer in
+                                    try writer.write(old + Array(token.utf8))
+                                }
+                                mine.append(token)
+                            } catch {
+                                #expect(error as? WriteFailure == .changedSinceRead, "\(error)")
+                            }
+                        }
+                        return mine
+                    }
+                }
+                var all: [String] = []
+                for await tokens in group { all += tokens }
+                return all
+            }
+            let final = try String(contentsOf: url, encoding: .utf8)
+            let written = final.split(separator: "\n").dropFirst().map { String($0) + "\n" }
+            #expect(Set(written) == Set(successes), "round \(round): lost \(Set(successes).subtracting(written).count) successful writes")
+            #expect(written.count == successes.count)
+            #expect(try leftovers(beside: url).isEmpty)
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? { if case .failure(let error) = self { error } else { nil } }
+}
