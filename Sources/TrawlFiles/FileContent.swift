@@ -73,10 +73,13 @@ extension FileContent {
 
     /// Reads the file at `path`.
     public static func read(path: FilePath, for purpose: Purpose) -> Result<FileContent, FileSkip> {
-        // Non-blocking, so that a FIFO put in place of a walked file cannot hang the open.
+        // Non-blocking, so that a FIFO put in place of a walked file cannot hang the open; a
+        // stream the user named is opened as any reader would, waiting for its writer.
         let descriptor: FileDescriptor
+        var options: FileDescriptor.OpenOptions = [.closeOnExec, .nonBlocking]
+        if case .search(_, allowsStreams: true) = purpose { options = [.closeOnExec] }
         do {
-            descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking])
+            descriptor = try FileDescriptor.open(path, .readOnly, options: options)
         } catch {
             return .failure(.unreadable(systemMessage((error as? Errno)?.rawValue ?? EIO)))
         }
@@ -89,8 +92,6 @@ extension FileContent {
             guard case .search(_, allowsStreams: true) = purpose, type == S_IFIFO || type == S_IFCHR else {
                 return .failure(.notRegular(kind: fileKind(status.st_mode)))
             }
-            // A stream the user named: read it to its end, blocking as any reader would.
-            _ = fcntl(descriptor.rawValue, F_SETFL, fcntl(descriptor.rawValue, F_GETFL) & ~O_NONBLOCK)
         }
         if case .search(allowsMapping: true, _) = purpose, type == S_IFREG, Int(status.st_size) >= mapThreshold,
            let mapped = map(descriptor, status: status) {
@@ -131,6 +132,10 @@ extension FileContent {
             length += got
             // Binary files are skipped early: check the first block, and every block of a stream
             // (a device such as /dev/zero never ends).
+            if probed == 0 && length >= 2, let utf16 = utf16Mark(UnsafeBufferPointer(start: base, count: 2)) {
+                base.deallocate()
+                return .failure(utf16) // NUL bytes are ordinary in UTF-16 text: say what it is
+            }
             if isStream || probed < binaryProbeBytes {
                 let end = isStream ? length : min(length, binaryProbeBytes)
                 if end > probed, let nul = memchr(base + probed, 0, end - probed) {
@@ -162,12 +167,18 @@ extension FileContent {
     /// Why bytes cannot be searched as text: a UTF-16 byte-order mark, a NUL anywhere, or
     /// invalid UTF-8 (one pass, at memory speed).
     static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> FileSkip? {
-        if bytes.count >= 2 && (bytes[0], bytes[1]) == (0xFF, 0xFE) { return .utf16(bigEndian: false) }
-        if bytes.count >= 2 && (bytes[0], bytes[1]) == (0xFE, 0xFF) { return .utf16(bigEndian: true) }
+        if let utf16 = utf16Mark(bytes) { return utf16 }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         let stop = trawl_text_check(base, bytes.count)
         if stop == bytes.count { return nil }
         return bytes[stop] == 0 ? .binary(offset: stop) : .invalidUTF8(offset: stop)
+    }
+
+    private static func utf16Mark(_ bytes: UnsafeBufferPointer<UInt8>) -> FileSkip? {
+        guard bytes.count >= 2 else { return nil }
+        if (bytes[0], bytes[1]) == (0xFF, 0xFE) { return .utf16(bigEndian: false) }
+        if (bytes[0], bytes[1]) == (0xFE, 0xFF) { return .utf16(bigEndian: true) }
+        return nil
     }
 
     private static func map(_ descriptor: FileDescriptor, status: stat) -> Result<FileContent, FileSkip>? {

@@ -1,0 +1,88 @@
+import Foundation
+import SystemPackage
+import Testing
+@testable import TrawlFiles
+
+@Suite struct FileContentTests {
+    func file(_ bytes: [UInt8]) throws -> FilePath {
+        let path = FilePath(try temporaryFolder("content").appendingPathComponent("file").path)
+        try writeFile(path, bytes)
+        return path
+    }
+
+    @Test(arguments: [FileContent.Purpose.rewrite, .search(allowsMapping: true, allowsStreams: false)])
+    func aNulAnywhereMakesAFileBinary(purpose: FileContent.Purpose) throws {
+        // Past the first block, and past the mapping threshold for the mapped read.
+        var bytes = Array(repeating: UInt8(ascii: "a"), count: FileContent.mapThreshold + 100)
+        bytes[FileContent.mapThreshold + 7] = 0
+        let result = FileContent.read(path: try file(bytes), for: purpose)
+        #expect(result.failure == .binary(offset: FileContent.mapThreshold + 7))
+    }
+
+    @Test func invalidUTF8IsReportedWithItsOffset() throws {
+        let result = FileContent.read(path: try file(Array("caf".utf8) + [0xE9, 0x0A]), for: .rewrite)
+        #expect(result.failure == .invalidUTF8(offset: 3))
+    }
+
+    @Test func aUTF8ByteOrderMarkIsKeptApartFromTheText() throws {
+        let content = try FileContent.read(path: try file([0xEF, 0xBB, 0xBF] + Array("line\n".utf8)), for: .rewrite).get()
+        #expect(content.byteOrderMark == [0xEF, 0xBB, 0xBF])
+        #expect(content.text.withBytes { Array($0) } == Array("line\n".utf8))
+        #expect(content.snapshot.size == 8)
+    }
+
+    @Test(arguments: [([UInt8]([0xFF, 0xFE, 0x61, 0x00]), false), ([0xFE, 0xFF, 0x00, 0x61], true)])
+    func utf16IsRecognisedByItsByteOrderMark(bytes: [UInt8], bigEndian: Bool) throws {
+        #expect(FileContent.read(path: try file(bytes), for: .rewrite).failure == .utf16(bigEndian: bigEndian))
+    }
+
+    @Test func theRewriteHashIsTheHashOfEveryByte() throws {
+        let bytes = [0xEF, 0xBB, 0xBF] + Array("some text\n".utf8)
+        let content = try FileContent.read(path: try file(bytes), for: .rewrite).get()
+        #expect(content.hash == bytes.withUnsafeBufferPointer(ContentHasher.hash))
+    }
+
+    @Test func theHashDoesNotDependOnHowTheBytesArePieced() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let bytes = (0..<Int.random(in: 0...100, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var hasher = ContentHasher()
+            var index = 0
+            while index < bytes.count {
+                let end = min(bytes.count, index + Int.random(in: 1...11, using: &random))
+                bytes[index..<end].withUnsafeBufferPointer { hasher.update($0) }
+                index = end
+            }
+            #expect(hasher.finalize() == bytes.withUnsafeBufferPointer(ContentHasher.hash))
+        }
+        // Trailing zeros change the hash.
+        #expect([1, 2].withUnsafeBufferPointer(ContentHasher.hash) != [1, 2, 0].withUnsafeBufferPointer(ContentHasher.hash))
+    }
+
+    @Test func aFIFONamedForSearchIsReadAsAStream() async throws {
+        let path = FilePath(try temporaryFolder("fifo").appendingPathComponent("pipe").path)
+        #expect(path.withPlatformString { mkfifo($0, 0o600) } == 0)
+        let writer = Task.detached {
+            let descriptor = try FileDescriptor.open(path, .writeOnly)
+            defer { try? descriptor.close() }
+            _ = try Array("streamed text\n".utf8).withUnsafeBytes { try descriptor.writeAll($0) }
+        }
+        let content = try FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: true)).get()
+        try await writer.value
+        #expect(content.text.withBytes { Array($0) } == Array("streamed text\n".utf8))
+        // Walked (not named) files are never read from a FIFO.
+        #expect(FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)).failure == .notRegular(kind: "FIFO"))
+    }
+
+    @Test func aMappedFileThatShrinksDoesNotCrashAndIsReported() throws {
+        let size = 8 * FileContent.mapThreshold
+        let path = try file(Array(repeating: UInt8(ascii: "x"), count: size))
+        let content = try FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)).get()
+        #expect(!content.changedWhileMapped)
+        // Another program truncates the file (log rotation) while it is searched.
+        #expect(path.withPlatformString { truncate($0, 4096) } == 0)
+        let sum = content.text.withBytes { bytes in bytes.reduce(0) { $0 &+ Int($1) } }
+        #expect(sum == 4096 * Int(UInt8(ascii: "x")), "the vanished part reads as zeros")
+        #expect(content.changedWhileMapped)
+    }
+}

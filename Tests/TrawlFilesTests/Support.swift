@@ -1,0 +1,20 @@
+import Foundation
+import SystemPackage
+
+/// A new empty folder under the temporary directory.
+func temporaryFolder(_ label: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// Writes `bytes` at `path` (raw bytes: the name need not be UTF-8).
+func writeFile(_ path: FilePath, _ bytes: [UInt8]) throws {
+    let descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead])
+    defer { try? descriptor.close() }
+    _ = try bytes.withUnsafeBytes { try descriptor.writeAll($0) }
+}
+
+func makeFolder(_ path: FilePath) throws {
+    guard path.withPlatformString({ mkdir($0, 0o755) }) == 0 else { throw Errno(rawValue: errno) }
+}
