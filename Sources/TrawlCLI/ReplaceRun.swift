@@ -158,18 +158,25 @@ public struct ReplaceRun: Sendable {
                 var lines = LineLocator(bytes)
                 var diff = action == .preview && !json ? UnifiedDiff(bytes, path: display, style: style) : nil
                 var count = 0
-                // One pass over the matches: each replacement goes straight to the diff, the JSON
-                // records or the new file, so memory does not grow with the number of changes.
+                // One pass over the matches: each replacement goes straight to the diff or the new
+                // file, so memory does not grow with the number of changes. (JSON lists every change
+                // whatever happens to the write, so it plans them all first.)
                 func each(_ body: (Match, [UInt8]) throws -> Void) throws {
+                    if json && !records.isEmpty {
+                        for record in records { try body(Match(range: record.range), record.replacement) }
+                        return
+                    }
                     var match: Match? = first
                     while let current = match {
                         let replacement = template.expansion(of: current, in: bytes)
                         count += 1
-                        if json {
-                            records.append(ChangeRecord(line: lines.lineNumber(current.range.lowerBound), range: current.range, replacement: replacement))
-                        }
                         try body(current, replacement)
                         match = try cursor.next()
+                    }
+                }
+                if json {
+                    try each { match, replacement in
+                        records.append(ChangeRecord(line: lines.lineNumber(match.range.lowerBound), range: match.range, replacement: replacement))
                     }
                 }
                 if action == .write {

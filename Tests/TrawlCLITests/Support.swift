@@ -6,6 +6,8 @@ struct Run {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// Standard output as bytes (paths need not be UTF-8).
+    var output: [UInt8] = []
     var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 }
 
@@ -57,31 +59,49 @@ struct Child {
         return Child(pid: pid, outputFile: outputFile, errorFile: errorFile, inputFile: inputFile)
     }
 
-    /// Waits for the child; returns its exit status (or 128 + signal).
-    func wait() -> Int32 {
+    /// Waits for the child; returns its exit status (or 128 + signal). With a time limit, a child
+    /// still running after it is killed and `nil` is returned: it hung.
+    func wait(limit seconds: Double? = nil) -> Int32? {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if let seconds {
+            let deadline = Date().addingTimeInterval(seconds)
+            while true {
+                let result = waitpid(pid, &status, WNOHANG)
+                if result == pid { break }
+                if result < 0 && errno != EINTR { return nil }
+                if Date() > deadline {
+                    kill(pid, SIGKILL)
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    return nil
+                }
+                usleep(2_000) // polling the child, not timing the code under test
+            }
+        } else {
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
         let terminatingSignal = status & 0x7F
         return terminatingSignal == 0 ? (status >> 8) & 0xFF : 128 + terminatingSignal
     }
 
-    func finish() -> Run {
-        let status = wait()
+    func finish(limit seconds: Double? = nil) -> Run {
+        let status = wait(limit: seconds) ?? -1
         defer { for file in [outputFile, errorFile, inputFile] { unlink(file) } }
-        let read = { (path: String) in String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
-        return Run(status: status, stdout: read(outputFile), stderr: read(errorFile))
+        let output = [UInt8](FileManager.default.contents(atPath: outputFile) ?? Data())
+        let errors = String(decoding: FileManager.default.contents(atPath: errorFile) ?? Data(), as: UTF8.self)
+        return Run(status: status, stdout: String(decoding: output, as: UTF8.self), stderr: errors, output: output)
     }
 }
 
 /// Runs trawl with `arguments` in `directory`, feeding `input` on stdin (or /dev/null).
 @discardableResult
-func trawl(_ arguments: [String], in directory: URL? = nil, input: String? = nil, environment: [String: String] = [:]) throws -> Run {
-    try Child.start(trawlBinary.path, arguments, in: directory, input: input, environment: environment).finish()
+func trawl(_ arguments: [String], in directory: URL? = nil, input: String? = nil, environment: [String: String] = [:],
+           limit seconds: Double? = nil) throws -> Run {
+    try Child.start(trawlBinary.path, arguments, in: directory, input: input, environment: environment).finish(limit: seconds)
 }
 
 /// Runs another program and returns its standard output.
-func runTool(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> Run {
-    try Child.start(executable, arguments, in: directory).finish()
+func runTool(_ executable: String, _ arguments: [String], in directory: URL? = nil, input: String? = nil) throws -> Run {
+    try Child.start(executable, arguments, in: directory, input: input).finish()
 }
 
 /// A fresh copy of a Fixtures folder in a temporary directory.
