@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "trawl", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,7 +26,7 @@ public struct FindRun: Sendable {
         let implicitRoot = paths.isEmpty
         var failed = false
         var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
-        var totals = (matches: 0, lines: 0, bytes: 0, searched: 0, withMatch: 0, files: 0, printed: 0)
+        var totals = (matches: 0, lines: 0, bytes: 0, searched: 0, withMatch: 0, files: 0, printed: 0, bytesWithMatch: 0)
         var pending: [UInt8] = []
         let walked = processInWalkOrder(Walker(options: walk), roots: paths.isEmpty ? ["."] : paths, work: { file in
             FindRun.search(file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
@@ -43,7 +43,10 @@ public struct FindRun: Sendable {
             totals.bytes += report.bytes
             totals.files += 1
             if report.error == nil && report.note == nil { totals.searched += 1 }
-            if report.matches > 0 { totals.withMatch += 1 }
+            if report.matches > 0 {
+                totals.withMatch += 1
+                totals.bytesWithMatch += report.bytes
+            }
             if pending.count >= 1 << 16 || totals.files % 64 == 0 {
                 Console.write(pending)
                 pending.removeAll(keepingCapacity: true)
@@ -56,7 +59,8 @@ public struct FindRun: Sendable {
         progress.finish()
         let elapsed = monotonicNanoseconds() - start
         if settings.mode == .json {
-            let statsJSON = "{\"bytes_printed\":\(totals.printed),\"bytes_searched\":\(totals.bytes),\"elapsed\":\(jsonDuration(nanoseconds: elapsed)),\"matched_lines\":\(totals.lines),\"matches\":\(totals.matches),\"searches\":\(totals.searched),\"searches_with_match\":\(totals.withMatch)}"
+            // ripgrep's JSON summary counts the searches its printer saw begin: those with a match.
+            let statsJSON = "{\"bytes_printed\":\(totals.printed),\"bytes_searched\":\(totals.bytesWithMatch),\"elapsed\":\(jsonDuration(nanoseconds: elapsed)),\"matched_lines\":\(totals.lines),\"matches\":\(totals.matches),\"searches\":\(totals.withMatch),\"searches_with_match\":\(totals.withMatch)}"
             Console.write("{\"data\":{\"elapsed_total\":\(jsonDuration(nanoseconds: elapsed)),\"stats\":\(statsJSON)},\"type\":\"summary\"}\n")
         }
         if stats {

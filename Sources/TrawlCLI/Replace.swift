@@ -210,7 +210,8 @@ struct UnifiedDiff {
     /// `git apply` and GNU `patch` read).
     static func quoted(_ path: [UInt8], prefix: String) -> [UInt8] {
         let needsQuotes = path.contains { $0 < 0x20 || $0 == 0x7F || $0 >= 0x80 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        guard needsQuotes else { return Array(prefix.utf8) + path }
+        // A name with a space ends with a tab, as git writes it, so that patch reads all of it.
+        guard needsQuotes else { return Array(prefix.utf8) + path + (path.contains(0x20) ? [0x09] : []) }
         var result = Array(prefix.utf8) + [UInt8(ascii: "\"")]
         for byte in path {
             switch byte {

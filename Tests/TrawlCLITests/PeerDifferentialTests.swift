@@ -20,11 +20,9 @@ import Testing
         }.sorted()
     }
 
-    @Test func countMatchesEqualRipgrep() throws {
-        guard let rg = tool("rg") else {
-            print("SKIPPED countMatchesEqualRipgrep: ripgrep (rg) is not installed; Scripts/test.sh installs it")
-            return
-        }
+    @Test(.enabled(if: tool("rg") != nil, "ripgrep (rg) is not installed; Scripts/test.sh installs it"))
+    func countMatchesEqualRipgrep() throws {
+        let rg = try #require(tool("rg"))
         var roots = [fixtures.appendingPathComponent("match").path, fixtures.appendingPathComponent("tree").path]
         if let corpus = ProcessInfo.processInfo.environment["TRAWL_CORPUS"] { roots.append(corpus) }
         for root in roots {
@@ -36,7 +34,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [
+    @Test(.enabled(if: tool("sd") != nil, "sd is not installed; Scripts/test.sh installs it"), arguments: [
         (["EventLoop", "RunLoop"], ["EventLoop", "RunLoop"]),
         (["-F", "()", "(Void)"], ["-s", "()", "(Void)"]),
         (["(\\w+)Loop\\b", "${1}Queue"], ["(\\w+)Loop\\b", "${1}Queue"]),
@@ -44,15 +42,39 @@ import Testing
         (["\\s+$", ""], ["[ \\t]+$", ""]),
     ])
     func replacedTreesAreByteIdenticalToSd(trawlArguments: [String], sdArguments: [String]) throws {
-        guard let sd = tool("sd") else {
-            print("SKIPPED replacedTreesAreByteIdenticalToSd: sd is not installed; Scripts/test.sh installs it")
-            return
-        }
+        let sd = try #require(tool("sd"))
         let mine = try copyOfFixture("tree"), theirs = try copyOfFixture("tree")
         let files = ["Sources/App/main.swift", "Sources/Net/EventLoop.swift", "Sources/Net/Server.swift", "docs/NOTES.md", "vendor/keep.swift"]
         let run = try trawl(["replace", "--write"] + trawlArguments + ["--"] + files, in: mine)
         #expect(run.status == 0 || run.status == 1)
         #expect(try runTool(sd, sdArguments + files, in: theirs).status == 0)
         #expect(try snapshotTree(mine) == snapshotTree(theirs), "\(trawlArguments)")
+    }
+
+    /// JSON objects with the timing fields removed (they differ from run to run).
+    func jsonWithoutTimes(_ output: String) throws -> [NSDictionary] {
+        func strip(_ value: Any) -> Any {
+            guard let object = value as? [String: Any] else { return value }
+            return object.filter { !$0.key.hasPrefix("elapsed") }.mapValues(strip)
+        }
+        return try output.split(separator: "\n").map {
+            strip(try JSONSerialization.jsonObject(with: Data($0.utf8))) as! NSDictionary
+        }
+    }
+
+    @Test(.enabled(if: tool("rg") != nil, "ripgrep (rg) is not installed; Scripts/test.sh installs it"),
+          arguments: [["-U", "abc\\ndef"], ["-C1", "needle"], ["-U", "x\\n(y\\n)+"], ["needle"], ["-A1", "^$"]])
+    func jsonLinesEqualRipgreps(arguments: [String]) throws {
+        let rg = try #require(tool("rg"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-json-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let files = ["a.txt": "xabc\ndefx\nneedle\nabc\ndef\n\nx\ny\ny\nz\n", "b.txt": "one\r\nneedle\r\n\r\ntwo\r\nneedle\r\n",
+                     "c.txt": "no match here\n"]
+        for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        // --crlf: Trawl's `$` matches before a CRLF too (as rg does with it).
+        let expected = try runTool(rg, ["--json", "--crlf", "--sort", "path"] + arguments + ["a.txt", "b.txt", "c.txt"], in: folder)
+        let actual = try trawl(["find", "--json"] + arguments + ["a.txt", "b.txt", "c.txt"], in: folder)
+        #expect(actual.status == expected.status)
+        #expect(try jsonWithoutTimes(actual.stdout) == jsonWithoutTimes(expected.stdout), "\(arguments)\n\(actual.stdout)\n\(expected.stdout)")
     }
 }

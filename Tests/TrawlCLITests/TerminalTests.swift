@@ -3,12 +3,10 @@ import Testing
 
 /// What changes when standard output is a terminal: headings, line numbers and colour by default,
 /// and NO_COLOR turning colour off. Runs trawl under `script`, which gives it a pseudo-terminal.
-@Suite struct TerminalTests {
+@Suite(.enabled(if: tool("script") != nil, "`script` (util-linux) is not installed"))
+struct TerminalTests {
     func onTerminal(_ arguments: [String], environment: [String: String] = [:]) throws -> String? {
-        guard let script = tool("script") else {
-            print("SKIPPED TerminalTests: `script` (util-linux) is not installed")
-            return nil
-        }
+        let script = try #require(tool("script"))
         let command = ([trawlBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let run = try Child.start(script, ["-qec", command, "/dev/null"], environment: environment).finish()
         return run.stdout.replacingOccurrences(of: "\r\n", with: "\n")

@@ -45,11 +45,9 @@ import TrawlText
         return try matcher.count(in: Rope(contentsOfFile: file.path))
     }
 
-    @Test func countsAgreeWithRipgrep() throws {
-        guard let rg = Self.tool("rg") else {
-            print("SKIPPED countsAgreeWithRipgrep: ripgrep (rg) is not installed; Scripts/test.sh installs it")
-            return
-        }
+    @Test(.enabled(if: PeerCountTests.tool("rg") != nil, "ripgrep (rg) is not installed; Scripts/test.sh installs it"))
+    func countsAgreeWithRipgrep() throws {
+        let rg = try #require(Self.tool("rg"))
         #expect(!Self.fixtureFiles.isEmpty)
         for file in Self.fixtureFiles {
             for (pattern, caseless) in Self.patterns {
@@ -62,11 +60,9 @@ import TrawlText
         }
     }
 
-    @Test func countsAgreeWithPcre2grep() throws {
-        guard let pcre2grep = Self.tool("pcre2grep") else {
-            print("SKIPPED countsAgreeWithPcre2grep: pcre2grep is not installed; Scripts/test.sh installs pcre2-utils")
-            return
-        }
+    @Test(.enabled(if: PeerCountTests.tool("pcre2grep") != nil, "pcre2grep is not installed; Scripts/test.sh installs pcre2-utils"))
+    func countsAgreeWithPcre2grep() throws {
+        let pcre2grep = try #require(Self.tool("pcre2grep"))
         for file in Self.fixtureFiles {
             for (pattern, caseless) in Self.patterns where pattern != "\\s+$" && pattern != "^\\s*\\w" {
                 // (\s+$ and ^\s*\w differ only in how pcre2grep splits CRLF lines for -o output.)
