@@ -55,9 +55,10 @@ struct UnifiedDiff {
     private let style: Style
     private let context = 3
     private var lines: LineLocator
-    /// The diff so far (after ``finish()``, all of it; empty when there were no changes).
-    private(set) var output: [UInt8] = []
+    /// Finished hunks not yet taken (see ``takeOutput()``).
+    private var output: [UInt8] = []
     private let header: [UInt8]
+    private var headerWritten = false
 
     // The run being built: whole old lines `runStart..<runEnd` and their new text up to `runCopied`.
     private var runStart = -1
@@ -105,7 +106,16 @@ struct UnifiedDiff {
     mutating func finish() {
         finishRun()
         closeHunk()
-        if !output.isEmpty { output = header + output }
+    }
+
+    /// The size of the output not yet taken.
+    var pendingOutputCount: Int { output.count }
+
+    /// The diff's output since the last call (the header comes with the first hunk; there is
+    /// nothing at all when there were no changes).
+    mutating func takeOutput() -> [UInt8] {
+        defer { output.removeAll(keepingCapacity: true) }
+        return output
     }
 
     /// When the new text of the run ends inside a line (a change ate a line break), the next old
@@ -171,6 +181,10 @@ struct UnifiedDiff {
         // An empty side is numbered by the line before it, as diff does ("-0,0" for an empty file).
         let oldStart = oldCount == 0 ? firstLine - 1 : firstLine
         let newStart = newCount == 0 ? firstLine - 1 + lineDelta : firstLine + lineDelta
+        if !headerWritten {
+            output += header
+            headerWritten = true
+        }
         output += Array((style.hunk("@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@") + "\n").utf8)
         output += hunkBody
         lineDelta += newCount - oldCount

@@ -38,6 +38,8 @@ public struct ReplaceRun: Sendable {
     }
 
     struct Outcome: Sendable {
+        /// A large file left to the consuming thread, which streams its output in walk order.
+        var deferred: WalkedFile?
         var output: [UInt8] = []
         var changes = 0
         var bytes = 0
@@ -94,8 +96,14 @@ public struct ReplaceRun: Sendable {
             var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
             let run = self
             walked = processInWalkOrder(Walker(options: walk), roots: roots, work: { file in
-                run.process(file, implicitRoot: implicitRoot, matcher: matcher, template: template)
+                if run.producesLargeOutput(file) { return Outcome(deferred: file) }
+                return run.process(file, implicitRoot: implicitRoot, matcher: matcher, template: template)
             }, consume: { outcome in
+                var outcome = outcome
+                if let file = outcome.deferred {
+                    // Printed as it is made, so memory does not grow with the size of the diff.
+                    outcome = run.process(file, implicitRoot: implicitRoot, matcher: matcher, template: template) { Console.write($0) }
+                }
                 report(outcome, totals: &totals, failed: &failed)
                 searched += 1
                 if searched % 64 == 0 { progress.update(files: searched, total: nil, bytes: totals.bytes, matches: totals.changes) }
@@ -145,80 +153,103 @@ public struct ReplaceRun: Sendable {
         }
     }
 
-    func process(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, template: ReplacementTemplate) -> Outcome {
+    /// Files at least this large whose preview or JSON may be large are processed one at a time,
+    /// their output streamed.
+    static let streamingThreshold = 32 << 20
+
+    func producesLargeOutput(_ file: WalkedFile) -> Bool {
+        guard action == .preview || json, case .success(let status) = file.path.status() else { return false }
+        return Int(status.st_size) >= ReplaceRun.streamingThreshold
+    }
+
+    /// Plans, previews or writes the replacements of one file. Output goes to the outcome, or to
+    /// `stream` a megabyte at a time when one is given.
+    func process(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, template: ReplacementTemplate,
+                 stream: (([UInt8]) -> Void)? = nil) -> Outcome {
         var outcome = Outcome()
         let display = DisplayPath(file.path, implicitRoot: implicitRoot)
         guard let content = load(file, display: display, outcome: &outcome) else { return outcome }
-        var records: [ChangeRecord] = []
-        var applied = false
+        func flush(_ bytes: inout [UInt8], force: Bool = false) {
+            guard let stream, force || bytes.count >= 1 << 20 else { return }
+            stream(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
         do {
             try content.text.withBytes { bytes in
                 var cursor = matcher.cursor(over: content.text)
                 guard let first = try cursor.next() else { return }
-                var lines = LineLocator(bytes)
-                var diff = action == .preview && !json ? UnifiedDiff(bytes, path: display, style: style) : nil
-                var count = 0
-                // One pass over the matches: each replacement goes straight to the diff or the new
-                // file, so memory does not grow with the number of changes. (JSON lists every change
-                // whatever happens to the write, so it plans them all first.)
+                // One pass over the matches: each replacement goes straight to the diff, the JSON
+                // lines or the new file, so memory does not grow with the number of changes.
                 func each(_ body: (Match, [UInt8]) throws -> Void) throws {
-                    if json && !records.isEmpty {
-                        for record in records { try body(Match(range: record.range), record.replacement) }
-                        return
-                    }
                     var match: Match? = first
                     while let current = match {
-                        let replacement = template.expansion(of: current, in: bytes)
-                        count += 1
-                        try body(current, replacement)
+                        try body(current, template.expansion(of: current, in: bytes))
                         match = try cursor.next()
                     }
                 }
-                if json {
-                    try each { match, replacement in
-                        records.append(ChangeRecord(line: lines.lineNumber(match.range.lowerBound), range: match.range, replacement: replacement))
-                    }
-                }
-                if action == .write {
-                    let notes = try AtomicFile.replace(path: file.path, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
-                        try writer.write(content.byteOrderMark)
-                        var copied = 0
-                        try each { match, replacement in
-                            try writer.write(UnsafeBufferPointer(rebasing: bytes[copied..<match.range.lowerBound]))
-                            try writer.write(replacement)
-                            copied = match.range.upperBound
-                        }
-                        try writer.write(UnsafeBufferPointer(rebasing: bytes[copied...]))
-                    }
-                    applied = true
-                    outcome.notes += notes.map { "\(display.text): \($0)" }
-                } else {
-                    try each { match, replacement in diff?.add(match.range, replacement) }
-                }
-                outcome.changes = count
-                if var diff {
-                    diff.finish()
-                    outcome.output += diff.output
-                }
-                if json {
-                    for record in records {
+                /// The JSON line of every change (a second pass over the matches after a write,
+                /// when it is known whether the write was applied).
+                func emitJSON(applied: Bool, again: Bool) throws {
+                    if again { cursor = matcher.cursor(over: content.text) }
+                    var lines = LineLocator(bytes)
+                    var match = again ? try cursor.next() : first
+                    var count = 0
+                    while let current = match {
+                        let replacement = template.expansion(of: current, in: bytes)
+                        let record = ChangeRecord(line: lines.lineNumber(current.range.lowerBound), range: current.range, replacement: replacement)
                         outcome.output += Array(record.json(bytes, display: display, applied: applied).utf8)
+                        flush(&outcome.output)
+                        count += 1
+                        match = try cursor.next()
                     }
+                    outcome.changes = count
+                }
+                switch action {
+                case .write:
+                    var count = 0
+                    do {
+                        let notes = try AtomicFile.replace(path: file.path, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
+                            try writer.write(content.byteOrderMark)
+                            var copied = 0
+                            try each { match, replacement in
+                                try writer.write(UnsafeBufferPointer(rebasing: bytes[copied..<match.range.lowerBound]))
+                                try writer.write(replacement)
+                                copied = match.range.upperBound
+                                count += 1
+                            }
+                            try writer.write(UnsafeBufferPointer(rebasing: bytes[copied...]))
+                        }
+                        outcome.notes += notes.map { "\(display.text): \($0)" }
+                        if json { try emitJSON(applied: true, again: true) }
+                        outcome.changes = count
+                    } catch let error as MatchError {
+                        throw error
+                    } catch {
+                        outcome.errors.append("\(display.text): \(error)")
+                        // A refused write still lists what it would have changed, marked as not applied.
+                        if json { try emitJSON(applied: false, again: true) }
+                        outcome.changes = 0
+                    }
+                case .preview where json:
+                    try emitJSON(applied: false, again: false)
+                case .preview, .interactive:
+                    var diff = UnifiedDiff(bytes, path: display, style: style)
+                    var count = 0
+                    try each { match, replacement in
+                        diff.add(match.range, replacement)
+                        count += 1
+                        if stream != nil, diff.pendingOutputCount >= 1 << 20 { outcome.output += diff.takeOutput(); flush(&outcome.output) }
+                    }
+                    diff.finish()
+                    outcome.output += diff.takeOutput()
+                    outcome.changes = count
                 }
             }
-        } catch let error as MatchError {
+        } catch {
             outcome.errors.append("\(display.text): \(error); left untouched")
             outcome.changes = 0
-        } catch {
-            outcome.errors.append("\(display.text): \(error)")
-            outcome.changes = 0
-            if json {
-                // The refused write still lists what it would have changed, marked as not applied.
-                content.text.withBytes { bytes in
-                    for record in records { outcome.output += Array(record.json(bytes, display: display, applied: false).utf8) }
-                }
-            }
         }
+        flush(&outcome.output, force: true)
         return outcome
     }
 
@@ -291,7 +322,7 @@ extension ReplaceRun {
                     var diff = UnifiedDiff(bytes, path: display, style: style)
                     diff.add(change.range, change.replacement)
                     diff.finish()
-                    Console.write(diff.output)
+                    Console.write(diff.takeOutput())
                     switch session.ask("Apply this change? [y]es [n]o [a]ll in this file [q]uit: ") {
                     case "y": accepted.append(change)
                     case "a": acceptAll = true; accepted.append(change)

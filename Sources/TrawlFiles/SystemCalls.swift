@@ -76,6 +76,11 @@ extension FilePath {
     }
 }
 
+extension FilePath {
+    /// The `stat` of the file the path names (links followed), or the error.
+    public func status() -> Result<stat, Errno> { statPath(self) }
+}
+
 /// `stat` of a path, or the error.
 func statPath(_ path: FilePath, followLinks: Bool = true) -> Result<stat, Errno> {
     var status = stat()

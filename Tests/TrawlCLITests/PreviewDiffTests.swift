@@ -71,6 +71,15 @@ struct PreviewDiffTests {
                    "deep/er/still.txt": "alpha\nbeta\n"], "alpha", "omega")
     }
 
+    @Test func aLargeFileIsStreamedInItsPlaceAmongTheOthers() throws {
+        // Past the streaming threshold (32 MiB): its diff is printed as it is made, between the
+        // diffs of the files before and after it.
+        let line = String(repeating: "filler text ", count: 8) + "\n"
+        var big = ""
+        for index in 0..<(34 << 20) / line.utf8.count { big += index % 5000 == 0 ? "alpha\n" : line }
+        try check(["a.txt": "alpha\n", "big.txt": big, "c.txt": "alpha\n"], "alpha", "omega")
+    }
+
     @Test func randomTextsAndReplacements() throws {
         var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 0x5EED_D1FF))
         let words = ["a", "b", "ab", "ba", "\n", "\n", "\n", " ", "é", "\r\n"]
