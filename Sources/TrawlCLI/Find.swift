@@ -87,6 +87,9 @@ public struct FindSettings: Sendable {
     public var style = Style(enabled: false)
     public var before = 0
     public var after = 0
+    /// Count every match (for `--stats`); otherwise plain line output looks no further on a line
+    /// once it matched.
+    public var countsEveryMatch = false
 
     public init() {}
 }
@@ -108,6 +111,8 @@ struct FileReport: Sendable {
 extension FileReport {
     mutating func write(_ string: String) { output.append(contentsOf: string.utf8) }
     mutating func write(_ bytes: some Sequence<UInt8>) { output.append(contentsOf: bytes) }
+    /// Bulk copy (a generic sequence would be appended a byte at a time).
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) { output.append(contentsOf: bytes) }
 }
 
 /// Searches one file's text and renders the output of `settings.mode`.
@@ -144,7 +149,8 @@ func searchText(_ text: ContiguousText, display: DisplayPath, matcher: any Match
                     report.write(String(count) + "\n")
                 }
             case .lines, .json:
-                try renderLines(&cursor, bytes: bytes, lines: &lines, display: display, settings: settings, report: &report)
+                try renderLines(&cursor, bytes: bytes, lines: &lines, display: display, settings: settings,
+                                canMatchAcrossLines: matcher.canMatchAcrossLines, report: &report)
             }
         }
     }
@@ -159,7 +165,7 @@ private func lastPosition(of match: Match) -> Int { max(match.range.upperBound -
 /// text or as JSON Lines. Time is linear in the text searched plus the output, however long the
 /// lines: each match is looked at once per line it touches, and line ends are found once.
 private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer<UInt8>, lines: inout LineLocator,
-                         display: DisplayPath, settings: FindSettings, report: inout FileReport) throws(MatchError) {
+                         display: DisplayPath, settings: FindSettings, canMatchAcrossLines: Bool, report: inout FileReport) throws(MatchError) {
     let style = settings.style
     let json = settings.mode == .json
     var printedUpTo = 0        // offset past the last printed line
@@ -168,6 +174,10 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
     var pending = try cursor.next()
     var started = false
     let pathPrefix = settings.withFilename && !settings.heading ? style.path(display.bytes) : nil
+    let pathJSON = json ? display.json : ""
+    // Plain lines need one match a line: after it, the rest of the line is not searched (as
+    // ripgrep does), unless colours, JSON or statistics need every match.
+    let oneMatchPerLine = !json && !style.enabled && !settings.countsEveryMatch && !canMatchAcrossLines
 
     func writeJSON(_ message: String) {
         report.write(message)
@@ -176,14 +186,24 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
 
     /// One JSON message for the lines `start..<end` (a block of lines in ripgrep's form).
     func emitJSON(_ start: Int, _ end: Int, isMatch: Bool, matches: ArraySlice<Match>) {
-        var submatches: [String] = []
+        // Written straight into the output: a long line is copied once, not rebuilt as strings.
+        let before = report.output.count
+        report.write(isMatch ? "{\"type\":\"match\",\"data\":{\"path\":" : "{\"type\":\"context\",\"data\":{\"path\":")
+        report.write(pathJSON)
+        report.write(",\"lines\":{\"text\":")
+        appendJSONString(UnsafeBufferPointer(rebasing: bytes[start..<end]), to: &report.output)
+        report.write("},\"line_number\":\(lines.lineNumber(start)),\"absolute_offset\":\(start),\"submatches\":[")
+        var first = true
         for match in matches {
             let lower = max(match.range.lowerBound, start), upper = min(match.range.upperBound, end)
             guard lower <= upper else { continue }
-            submatches.append("{\"match\":{\"text\":\(jsonString(bytes[lower..<upper]))},\"start\":\(lower - start),\"end\":\(upper - start)}")
+            report.write(first ? "{\"match\":{\"text\":" : ",{\"match\":{\"text\":")
+            first = false
+            appendJSONString(UnsafeBufferPointer(rebasing: bytes[lower..<upper]), to: &report.output)
+            report.write("},\"start\":\(lower - start),\"end\":\(upper - start)}")
         }
-        let type = isMatch ? "match" : "context"
-        writeJSON("{\"type\":\"\(type)\",\"data\":{\"path\":\(display.json),\"lines\":{\"text\":\(jsonString(bytes[start..<end]))},\"line_number\":\(lines.lineNumber(start)),\"absolute_offset\":\(start),\"submatches\":[\(submatches.joined(separator: ","))]}}\n")
+        report.write("]}}\n")
+        report.bytesPrinted += report.output.count - before
     }
 
     /// One line of text output, the parts inside `matches` coloured.
@@ -201,12 +221,12 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
             for match in matches {
                 let lower = max(match.range.lowerBound, written), upper = min(match.range.upperBound, contentEnd)
                 guard lower < upper else { continue }
-                report.write(bytes[written..<lower])
+                report.write(UnsafeBufferPointer(rebasing: bytes[written..<lower]))
                 report.write(style.match(bytes[lower..<upper]))
                 written = upper
             }
         }
-        report.write(bytes[written..<contentEnd])
+        report.write(UnsafeBufferPointer(rebasing: bytes[written..<contentEnd]))
         report.write(CollectionOfOne(UInt8(0x0A)))
     }
 
@@ -234,6 +254,7 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
         let blockStart = lines.lineStart(first.range.lowerBound)
         var blockEnd = lines.lineEnd(lastPosition(of: first))
         var blockMatches = [first]
+        if oneMatchPerLine && blockEnd > first.range.upperBound { cursor.skip(to: blockEnd) }
         pending = try cursor.next()
         while let next = pending, next.range.lowerBound < blockEnd || (next.range.lowerBound == bytes.count && blockEnd == bytes.count) {
             blockMatches.append(next)
@@ -244,7 +265,7 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
         if !started {
             started = true
             if json {
-                writeJSON("{\"type\":\"begin\",\"data\":{\"path\":\(display.json)}}\n")
+                writeJSON("{\"type\":\"begin\",\"data\":{\"path\":\(pathJSON)}}\n")
             } else if settings.heading && settings.withFilename {
                 report.write(style.path(display.bytes) + [0x0A])
             }

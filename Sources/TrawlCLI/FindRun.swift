@@ -36,7 +36,14 @@ public struct FindRun: Sendable {
                 failed = true
             }
             if let note = report.note { Console.error(note) }
-            pending += report.output
+            if report.output.count >= 1 << 16 {
+                // A large output goes out as it is, not copied into the pending buffer.
+                Console.write(pending)
+                pending.removeAll(keepingCapacity: true)
+                Console.write(report.output)
+            } else {
+                pending += report.output
+            }
             totals.printed += report.bytesPrinted
             totals.matches += report.matches
             totals.lines += report.matchedLines

@@ -37,25 +37,38 @@ struct LineLocator {
     }
 }
 
+/// Appends `bytes` (valid UTF-8) as a JSON string. Runs that need no escape are copied whole,
+/// so a 50 MB line costs a copy, not a step per byte.
+func appendJSONString(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    var index = 0
+    while index < bytes.count, let base = bytes.baseAddress {
+        let run = trawl_find_json_escape(base + index, bytes.count - index)
+        output.append(contentsOf: UnsafeBufferPointer(start: base + index, count: run))
+        index += run
+        guard index < bytes.count else { break }
+        let byte = bytes[index]
+        switch byte {
+        case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+        case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+        case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+        case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+        case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            output += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+        }
+        index += 1
+    }
+    output.append(UInt8(ascii: "\""))
+}
+
 /// JSON string escaping for the JSON Lines output (the input is valid UTF-8).
 func jsonString(_ bytes: some Sequence<UInt8>) -> String {
-    var result = "\""
-    var scalars: [UInt8] = []
-    for byte in bytes {
-        switch byte {
-        case UInt8(ascii: "\""): scalars += Array("\\\"".utf8)
-        case UInt8(ascii: "\\"): scalars += Array("\\\\".utf8)
-        case 0x0A: scalars += Array("\\n".utf8)
-        case 0x0D: scalars += Array("\\r".utf8)
-        case 0x09: scalars += Array("\\t".utf8)
-        case 0..<0x20, 0x7F:
-            let hex = String(byte, radix: 16)
-            scalars += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-        default: scalars.append(byte)
-        }
-    }
-    result += String(decoding: scalars, as: UTF8.self)
-    return result + "\""
+    var output: [UInt8] = []
+    let array = Array(bytes)
+    array.withUnsafeBufferPointer { appendJSONString($0, to: &output) }
+    return String(decoding: output, as: UTF8.self)
 }
 
 func jsonString(_ string: String) -> String { jsonString(string.utf8) }

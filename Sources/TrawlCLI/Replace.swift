@@ -30,6 +30,22 @@ extension ReplacementTemplate {
     }
 }
 
+/// Expands a template per match; a template that refers to no group (and does not adapt to the
+/// matched case) gives the same bytes every time, so they are made once.
+struct Replacer {
+    let template: ReplacementTemplate
+    private let constant: [UInt8]?
+
+    init(_ template: ReplacementTemplate) {
+        self.template = template
+        constant = template.isStatic && !template.preserveCase ? Array(template.expand(Match(range: 0..<0)) { _ in [] }.utf8) : nil
+    }
+
+    func replacement(for match: Match, in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        constant ?? template.expansion(of: match, in: bytes)
+    }
+}
+
 /// The text with the changes applied (changes are in order and do not overlap). Everything outside
 /// the replaced ranges — a BOM, LF/CRLF line endings — is copied byte for byte.
 func applyChanges(_ bytes: UnsafeBufferPointer<UInt8>, _ changes: [PlannedChange]) -> [UInt8] {

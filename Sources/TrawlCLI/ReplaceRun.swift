@@ -174,6 +174,7 @@ public struct ReplaceRun: Sendable {
             stream(bytes)
             bytes.removeAll(keepingCapacity: true)
         }
+        let replacer = Replacer(template)
         do {
             try content.text.withBytes { bytes in
                 var cursor = matcher.cursor(over: content.text)
@@ -183,7 +184,7 @@ public struct ReplaceRun: Sendable {
                 func each(_ body: (Match, [UInt8]) throws -> Void) throws {
                     var match: Match? = first
                     while let current = match {
-                        try body(current, template.expansion(of: current, in: bytes))
+                        try body(current, replacer.replacement(for: current, in: bytes))
                         match = try cursor.next()
                     }
                 }
@@ -195,7 +196,7 @@ public struct ReplaceRun: Sendable {
                     var match = again ? try cursor.next() : first
                     var count = 0
                     while let current = match {
-                        let replacement = template.expansion(of: current, in: bytes)
+                        let replacement = replacer.replacement(for: current, in: bytes)
                         let record = ChangeRecord(line: lines.lineNumber(current.range.lowerBound), range: current.range, replacement: replacement)
                         outcome.output += Array(record.json(bytes, display: display, applied: applied).utf8)
                         flush(&outcome.output)

@@ -205,16 +205,23 @@ public enum AtomicFile {
               status.st_mode & S_IFMT == S_IFREG, snapshot.isUnchanged(status) else { return false }
         guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking]) else { return false }
         defer { try? descriptor.close() }
+        return hashOfFile(descriptor, size: snapshot.size) == hash
+    }
+
+    /// The content hash of an open file that should be `size` bytes long (`nil` if it is not).
+    /// Read a megabyte at a time, not mapped: mapped pages would count against the process's
+    /// resident memory, which a rewrite keeps to the file's size plus a little.
+    static func hashOfFile(_ descriptor: FileDescriptor, size: Int) -> UInt64? {
         var hasher = ContentHasher()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total = 0
         while true {
-            guard let got = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }) else { return false }
+            guard let got = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }) else { return nil }
             if got == 0 { break }
             total += got
             buffer.withUnsafeBufferPointer { hasher.update(UnsafeBufferPointer(rebasing: $0[..<got])) }
         }
-        return total == snapshot.size && hasher.finalize() == hash
+        return total == size ? hasher.finalize() : nil
     }
 
     private static func resolve(_ path: FilePath) throws(WriteFailure) -> FilePath {

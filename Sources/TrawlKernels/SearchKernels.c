@@ -49,6 +49,27 @@ size_t trawl_find_any_byte(const uint8_t *bytes, size_t count, const uint8_t *se
     return count;
 }
 
+size_t trawl_find_json_escape(const uint8_t *bytes, size_t count) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    // A byte needs an escape when it is below 0x20 (unsigned: min(b, 0x1F) == b), '"', '\\' or DEL.
+    const __m128i control = _mm_set1_epi8(0x1F), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
+                  del = _mm_set1_epi8(0x7F);
+    for (; i + 16 <= count; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(bytes + i));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, control), v), _mm_cmpeq_epi8(v, quote)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, del)));
+        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+        if (mask) return i + (size_t)__builtin_ctz(mask);
+    }
+#endif
+    for (; i < count; i++) {
+        uint8_t b = bytes[i];
+        if (b < 0x20 || b == '"' || b == '\\' || b == 0x7F) return i;
+    }
+    return count;
+}
+
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
 #define TRAWL_HAVE_AVX2_DISPATCH 1

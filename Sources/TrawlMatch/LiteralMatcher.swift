@@ -17,6 +17,9 @@ public struct LiteralMatcher: Matcher {
         case regex(RegexMatcher)
     }
 
+    /// Whether a match can contain a line feed: when the needle has one.
+    public var canMatchAcrossLines: Bool { needle.utf8.contains(0x0A) }
+
     /// Creates a matcher for `needle`; `options.syntax` is ignored. An empty needle matches nothing.
     public init(_ needle: String, options: FindOptions = FindOptions()) {
         self.needle = needle

@@ -7,6 +7,10 @@ public protocol Matcher: Sendable {
     /// The options the matcher was made with.
     var options: FindOptions { get }
 
+    /// Whether a match can contain a line feed (and so span lines). When it cannot, a line holds
+    /// whole matches only, and a caller that needs one match per line can skip to the next line.
+    var canMatchAcrossLines: Bool { get }
+
     /// A cursor over the matches in `range` of `text` (the range is searched as if it were the
     /// whole text: `^`, `\A` and lookbehind do not see outside it).
     func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor

@@ -63,6 +63,10 @@ public struct RegexMatcher: Matcher {
     /// the whole text as one subject.
     public var matchesLineByLine: Bool { !analysis.isMultiline && !options.matchesAcrossLines }
 
+    /// Whether a match can contain a line feed: only a pattern matched across lines that can
+    /// match one (matched line by line, no match reaches into the next line).
+    public var canMatchAcrossLines: Bool { !matchesLineByLine && analysis.canMatchLineFeed }
+
     /// The number of capture groups.
     public var captureCount: Int { regex.captureCount }
 

@@ -199,6 +199,7 @@ struct Find: ParsableCommand {
         settings.withFilename = !(paths.count == 1 && isRegularFile(run.paths[0]))
         settings.before = beforeContext ?? context ?? 0
         settings.after = afterContext ?? context ?? 0
+        settings.countsEveryMatch = walkFlags.stats
         run.settings = settings
         if paths.isEmpty && Console.stdinIsPipedData {
             throw ExitCode(run.runOnStandardInput())

@@ -112,6 +112,10 @@ import Testing
         let match = try #require(json.stdoutLines.dropFirst().first)
         let object = try JSONSerialization.jsonObject(with: Data(match.utf8)) as! [String: Any]
         #expect(((object["data"] as! [String: Any])["submatches"] as! [Any]).count == 300_000)
+        // Plain output needs one match a line, but --stats still counts every match.
+        let stats = try trawl(["find", "-N", "--stats", "needle", url.path], limit: 120)
+        #expect(stats.stdout == run.stdout)
+        #expect(stats.stderr.contains("300001 matches, 2 matched lines"), "\(stats.stderr)")
     }
 
     @Test func hugeNumbersAreCheckedOrHarmless() throws {

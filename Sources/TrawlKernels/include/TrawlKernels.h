@@ -56,6 +56,10 @@ size_t trawl_find_any_byte(const uint8_t *bytes, size_t count, const uint8_t *se
 /// The offset of the first occurrence of `byte`, or `count` (glibc's memchr where available).
 size_t trawl_find_byte(const uint8_t *bytes, size_t count, uint8_t byte);
 
+/// The offset of the first byte a JSON string must escape (a control byte, `"`, `\\` or DEL), or
+/// `count` when there is none.
+size_t trawl_find_json_escape(const uint8_t *bytes, size_t count);
+
 /// The offset of the last occurrence of `byte`, or `count` when there is none.
 size_t trawl_find_last_byte(const uint8_t *bytes, size_t count, uint8_t byte);
 

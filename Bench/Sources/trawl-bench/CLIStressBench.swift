@@ -1,0 +1,160 @@
+import Foundation
+
+/// Figures of `trawl` on inputs that used to break it, on generated data (no corpus needed), each
+/// beside its peer in the same run with the answers compared:
+/// - `cli.long_line.*`: printing matches on a ~50 MB line (dense: a match every 7 bytes, plain
+///   output; sparse: one every KB, JSON Lines) against ripgrep's default engine;
+/// - `cli.replace_1g.*`: `replace --write` and the preview of a 1 GiB file, elapsed time and peak
+///   resident memory, against sd (which holds the whole file and its result in memory).
+struct CLIStressBench {
+    var runs: Int
+    var report: Report
+    var trawl: String
+
+    func run() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-bench-stress-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        if report.wants("cli.long_line") { try longLines(scratch) }
+        if report.wants("cli.replace_1g") { try oneGigabyte(scratch) }
+    }
+
+    private func longLines(_ scratch: String) throws {
+        let dense = scratch + "/dense.txt", sparse = scratch + "/sparse.txt"
+        try writeRepeated(Array("needle ".utf8), count: 7_500_000, ending: [0x0A], to: dense)
+        try writeRepeated(Array((String(repeating: "x", count: 994) + "needle").utf8), count: 50_000, ending: [0x0A], to: sparse)
+        let cases: [(name: String, mine: [String], theirs: [String], file: String)] = [
+            ("cli.long_line.dense", ["find", "needle"], ["needle"], dense),
+            ("cli.long_line.sparse_json", ["find", "--json", "needle"], ["--json", "needle"], sparse),
+        ]
+        for (name, mine, theirs, file) in cases where report.wants(name) {
+            let out = scratch + "/out-trawl", peerOut = scratch + "/out-rg"
+            let figure = try timed(name, [trawl] + mine + [file], output: out).figure
+            guard let rg = tool("rg"), report.wantsPeer(name + ".rg") else { continue }
+            let peer = try timed(name + ".rg", [rg] + theirs + [file], output: peerOut).figure
+            report.addRatio(name + ".speedup_vs_rg", peer, over: figure)
+            report.note("\(name): output \(sameOutput(out, peerOut, json: mine.contains("--json")) ? "identical to" : "DIFFERENT from") rg's (rg \(theirs.joined(separator: " ")) FILE)")
+        }
+    }
+
+    /// Whether two outputs are equal (for JSON: every message but the timing statistics of `end`
+    /// and `summary`).
+    private func sameOutput(_ a: String, _ b: String, json: Bool) -> Bool {
+        guard let first = FileManager.default.contents(atPath: a), let second = FileManager.default.contents(atPath: b) else { return false }
+        guard json else { return first == second }
+        func messages(_ data: Data) -> [Data] {
+            data.split(separator: 0x0A).filter { !$0.starts(with: Data("{\"type\":\"end\"".utf8)) && !$0.starts(with: Data("{\"data\"".utf8)) }
+        }
+        return messages(first) == messages(second)
+    }
+
+    private func oneGigabyte(_ scratch: String) throws {
+        let chunk = generatedCorpus(size: 64 << 20)
+        let original = scratch + "/big.txt"
+        try writeRepeated(chunk, count: 16, ending: [], to: original)
+        let pattern = "value", replacement = "VALUE"
+        var mineTimes: [Double] = [], mineMemory: [Double] = [], previewMemory: [Double] = []
+        var peerTimes: [Double] = [], peerMemory: [Double] = []
+        let sd = tool("sd")
+        for _ in 0..<max(1, min(runs, 3)) {
+            let mine = scratch + "/trawl.txt", theirs = scratch + "/sd.txt"
+            try? FileManager.default.removeItem(atPath: mine)
+            try FileManager.default.copyItem(atPath: original, toPath: mine)
+            let preview = try measured([trawl, "replace", pattern, replacement, mine], output: "/dev/null")
+            previewMemory.append(preview.peakMB)
+            let write = try measured([trawl, "replace", "--write", pattern, replacement, mine], output: "/dev/null")
+            mineTimes.append(write.milliseconds)
+            mineMemory.append(write.peakMB)
+            if let sd, report.wantsPeer("cli.replace_1g.write.sd") {
+                try? FileManager.default.removeItem(atPath: theirs)
+                try FileManager.default.copyItem(atPath: original, toPath: theirs)
+                let peer = try measured([sd, pattern, replacement, theirs], output: "/dev/null")
+                peerTimes.append(peer.milliseconds)
+                peerMemory.append(peer.peakMB)
+                let equal = FileManager.default.contentsEqual(atPath: mine, andPath: theirs)
+                report.note("cli.replace_1g: trawl's result \(equal ? "identical to" : "DIFFERENT from") sd's (sd \(pattern) \(replacement) FILE)")
+                try? FileManager.default.removeItem(atPath: theirs)
+            }
+            try? FileManager.default.removeItem(atPath: mine)
+        }
+        let fileMB = Double(16 * chunk.count) / 1_048_576
+        report.note("cli.replace_1g: a \(Int(fileMB)) MiB file; target: peak resident <= file size + 64 MiB = \(Int(fileMB) + 64) MiB")
+        let time = Figure(name: "cli.replace_1g.write", unit: "ms", samples: mineTimes)
+        report.add(time)
+        report.add(Figure(name: "cli.replace_1g.write.peak_rss", unit: "MiB", samples: mineMemory))
+        report.add(Figure(name: "cli.replace_1g.preview.peak_rss", unit: "MiB", samples: previewMemory))
+        if !peerTimes.isEmpty {
+            let peer = Figure(name: "cli.replace_1g.write.sd", unit: "ms", samples: peerTimes)
+            report.add(peer)
+            report.add(Figure(name: "cli.replace_1g.write.sd.peak_rss", unit: "MiB", samples: peerMemory))
+            report.addRatio("cli.replace_1g.write.speedup_vs_sd", peer, over: time)
+        }
+    }
+
+    private func writeRepeated(_ piece: [UInt8], count: Int, ending: [UInt8], to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw BenchError("cannot create \(path)") }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let batch = max(1, (4 << 20) / max(piece.count, 1))
+        var block = Data()
+        for _ in 0..<min(batch, count) { block.append(contentsOf: piece) }
+        var written = 0
+        while written < count {
+            let now = min(batch, count - written)
+            try handle.write(contentsOf: now == batch ? block : block.prefix(now * piece.count))
+            written += now
+        }
+        try handle.write(contentsOf: Data(ending))
+    }
+
+    private func tool(_ name: String) -> String? {
+        ["/usr/bin/\(name)", "/usr/local/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs a command `runs` times after a warm-up, its output to `output`; reports milliseconds.
+    private func timed(_ name: String, _ command: [String], output: String) throws -> (figure: Figure, last: Measured) {
+        _ = try measured(command, output: output)
+        var samples: [Double] = []
+        var last = Measured(milliseconds: 0, peakMB: 0)
+        for _ in 0..<runs {
+            last = try measured(command, output: output)
+            samples.append(last.milliseconds)
+        }
+        let figure = Figure(name: name, unit: "ms", samples: samples)
+        report.add(figure)
+        return (figure, last)
+    }
+
+    struct Measured {
+        var milliseconds: Double
+        var peakMB: Double
+    }
+
+    /// Runs a command once, its standard output to a file, and returns its elapsed time and peak
+    /// resident memory (from `wait4`).
+    private func measured(_ command: [String], output: String) throws -> Measured {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = now()
+        let status = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard status == 0 else { throw BenchError("cannot run \(command[0]): \(String(cString: strerror(status)))") }
+        var usage = rusage()
+        var exit: Int32 = 0
+        while wait4(pid, &exit, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = Double(now() - start) / 1e6
+        // ru_maxrss is in KiB on Linux, in bytes on Apple platforms.
+        #if os(Linux)
+        let peak = Double(usage.ru_maxrss) / 1024
+        #else
+        let peak = Double(usage.ru_maxrss) / 1_048_576
+        #endif
+        return Measured(milliseconds: elapsed, peakMB: peak)
+    }
+}
