@@ -75,6 +75,8 @@ struct UnifiedDiff {
     private var output: [UInt8] = []
     private let header: [UInt8]
     private var headerWritten = false
+    /// Bytes before the text on the file's first line (a byte-order mark), shown on both sides.
+    private let leading: [UInt8]
 
     // The run being built: whole old lines `runStart..<runEnd` and their new text up to `runCopied`.
     private var runStart = -1
@@ -90,9 +92,11 @@ struct UnifiedDiff {
     private var newCount = 0
     private var lineDelta = 0
 
-    /// A diff of `bytes` (the text after any byte-order mark) for the file shown as `path`.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, path: DisplayPath, style: Style) {
+    /// A diff of `bytes` (the text after `leading`, the file's byte-order mark if it has one) for
+    /// the file shown as `path`.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, leading: [UInt8] = [], path: DisplayPath, style: Style) {
         self.bytes = bytes
+        self.leading = leading
         self.style = style
         lines = LineLocator(bytes)
         let name = path.diffPath
@@ -135,9 +139,11 @@ struct UnifiedDiff {
     }
 
     /// When the new text of the run ends inside a line (a change ate a line break), the next old
-    /// line joins it: take that line into the run.
+    /// line joins it: take that line into the run. (A run at the start that deleted everything
+    /// ends inside a line too when the file has a byte-order mark, which stays.)
     private mutating func extendRunOverJoinedLines() {
-        while runStart >= 0 && runCopied >= runEnd && runEnd < bytes.count && !runNew.isEmpty && runNew.last != 0x0A {
+        while runStart >= 0 && runCopied >= runEnd && runEnd < bytes.count
+                && (runNew.isEmpty ? runStart == 0 && !leading.isEmpty : runNew.last != 0x0A) {
             runEnd = lines.lineEnd(runEnd)
         }
     }
@@ -169,10 +175,12 @@ struct UnifiedDiff {
         var offset = start
         while offset < end {
             let lineEnd = lines.lineEnd(offset)
-            appendLine(UInt8(ascii: "-"), bytes[offset..<lineEnd], paint: style.removed)
+            appendLine(UInt8(ascii: "-"), (offset == 0 ? leading : []) + bytes[offset..<lineEnd], paint: style.removed)
             oldCount += 1
             offset = lineEnd
         }
+        // The byte-order mark stays at the start of the file, whatever replaced the first line.
+        let new = start == 0 ? leading + new : new
         var pieceStart = 0
         while pieceStart < new.count {
             let pieceEnd = new[pieceStart...].firstIndex(of: 0x0A).map { $0 + 1 } ?? new.count
@@ -214,7 +222,7 @@ struct UnifiedDiff {
         var offset = start
         while offset < end {
             let lineEnd = lines.lineEnd(offset)
-            appendLine(UInt8(ascii: " "), bytes[offset..<lineEnd]) { Array($0) }
+            appendLine(UInt8(ascii: " "), (offset == 0 ? leading : []) + bytes[offset..<lineEnd]) { Array($0) }
             oldCount += 1
             newCount += 1
             offset = lineEnd

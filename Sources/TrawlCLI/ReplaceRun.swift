@@ -234,7 +234,7 @@ public struct ReplaceRun: Sendable {
                 case .preview where json:
                     try emitJSON(applied: false, again: false)
                 case .preview, .interactive:
-                    var diff = UnifiedDiff(bytes, path: display, style: style)
+                    var diff = UnifiedDiff(bytes, leading: content.byteOrderMark, path: display, style: style)
                     var count = 0
                     try each { match, replacement in
                         diff.add(match.range, replacement)
@@ -320,7 +320,7 @@ extension ReplaceRun {
             var acceptAll = false
             for change in changes {
                 if !acceptAll {
-                    var diff = UnifiedDiff(bytes, path: display, style: style)
+                    var diff = UnifiedDiff(bytes, leading: content.byteOrderMark, path: display, style: style)
                     diff.add(change.range, change.replacement)
                     diff.finish()
                     Console.write(diff.takeOutput())

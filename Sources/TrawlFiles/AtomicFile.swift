@@ -45,9 +45,9 @@ public struct FileWriter: ~Copyable {
     private var buffer: [UInt8] = []
     private static let capacity = 1 << 20
 
-    fileprivate init(descriptor: FileDescriptor) {
+    fileprivate init(descriptor: FileDescriptor, expectedSize: Int) {
         self.descriptor = descriptor
-        buffer.reserveCapacity(Self.capacity)
+        buffer.reserveCapacity(min(Self.capacity, expectedSize + 4096))
     }
 
     /// Appends bytes to the file.
@@ -124,7 +124,7 @@ public enum AtomicFile {
         var open = true
         var notes: [String] = []
         do {
-            var writer = FileWriter(descriptor: descriptor)
+            var writer = FileWriter(descriptor: descriptor, expectedSize: snapshot.size)
             try contents(&writer)
             try writer.flush()
             notes += keepOwnership(descriptor, snapshot: snapshot)
@@ -213,7 +213,8 @@ public enum AtomicFile {
     /// resident memory, which a rewrite keeps to the file's size plus a little.
     static func hashOfFile(_ descriptor: FileDescriptor, size: Int) -> UInt64? {
         var hasher = ContentHasher()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // Sized to the file (plus one byte, to see that it ends there), a megabyte at most.
+        var buffer = [UInt8](repeating: 0, count: min(size + 1, 1 << 20))
         var total = 0
         while true {
             guard let got = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }) else { return nil }

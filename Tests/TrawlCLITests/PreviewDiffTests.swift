@@ -66,6 +66,15 @@ struct PreviewDiffTests {
         try check(["a.txt": "x\r\ny\r\n"], "y", "z")
     }
 
+    @Test func filesWithAByteOrderMark() throws {
+        let bom = "\u{FEFF}"
+        try check(["a.txt": bom + "alpha\nbeta\n"], "alpha", "omega")
+        try check(["a.txt": bom + "alpha\nbeta\n"], "alpha\\n", "")
+        try check(["a.txt": bom + "alpha\nbeta\n"], "(?s).*", "")
+        try check(["a.txt": bom + "alpha\nbeta\n"], "beta", "gamma")
+        try check(["a.txt": bom + "alpha"], "alpha", "")
+    }
+
     @Test func namesThatNeedCare() throws {
         try check(["with space/file name.txt": "alpha\n", "ünïcode.txt": "alpha\n", "quote\"d.txt": "alpha\n",
                    "deep/er/still.txt": "alpha\nbeta\n"], "alpha", "omega")
