@@ -74,6 +74,20 @@ size_t utf8_validate(const uint8_t *bytes, size_t count, int reject_nul) {
     const v16u8 zero = (v16u8){0};
     while (i < count) {
         // ASCII fast path (and, when asked, no NUL), 64 then 16 bytes at a time.
+#if defined(__SSE2__)
+        // High bits straight from movemask; a NUL shows as a zero minimum.
+        while (count - i >= 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(bytes + i)), b = _mm_loadu_si128((const __m128i *)(bytes + i + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(bytes + i + 32)), d = _mm_loadu_si128((const __m128i *)(bytes + i + 48));
+            int bad = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)));
+            if (reject_nul) {
+                __m128i least = _mm_min_epu8(_mm_min_epu8(a, b), _mm_min_epu8(c, d));
+                bad |= _mm_movemask_epi8(_mm_cmpeq_epi8(least, _mm_setzero_si128()));
+            }
+            if (bad) break;
+            i += 64;
+        }
+#else
         while (count - i >= 64) {
             v16u8 a = load16(bytes + i), b = load16(bytes + i + 16), c = load16(bytes + i + 32), d = load16(bytes + i + 48);
             v16u8 bad = (a | b | c | d) & high;
@@ -84,6 +98,20 @@ size_t utf8_validate(const uint8_t *bytes, size_t count, int reject_nul) {
             if (lo64 | hi64) break;
             i += 64;
         }
+#endif
+#if defined(__SSE2__)
+        // Then straight to the first byte that needs a look (not one byte at a time up to it).
+        while (count - i >= 16) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(bytes + i));
+            int bad = _mm_movemask_epi8(a);
+            if (reject_nul) bad |= _mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_setzero_si128()));
+            if (bad) {
+                i += (size_t)__builtin_ctz((unsigned)bad);
+                break;
+            }
+            i += 16;
+        }
+#else
         while (count - i >= 16) {
             v16u8 a = load16(bytes + i);
             v16u8 bad = a & high;
@@ -94,6 +122,7 @@ size_t utf8_validate(const uint8_t *bytes, size_t count, int reject_nul) {
             if (lo64 | hi64) break;
             i += 16;
         }
+#endif
         if (i >= count) break;
         uint8_t b = bytes[i];
         if (b < 0x80) {
