@@ -81,6 +81,10 @@ extension FileContent {
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: options)
         } catch {
+            // A socket cannot be opened at all: say what it is rather than "no such device".
+            if case .success(let status) = statPath(path), status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+                return .failure(.notRegular(kind: fileKind(status.st_mode)))
+            }
             return .failure(.unreadable(systemMessage((error as? Errno)?.rawValue ?? EIO)))
         }
         defer { try? descriptor.close() }

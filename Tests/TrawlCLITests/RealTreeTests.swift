@@ -56,6 +56,49 @@ import Testing
         #expect(named.status == 1 && named.stderr.contains("not a regular file (FIFO)"), "\(named.stderr)")
     }
 
+    @Test func aSocketIsReportedAndLeftAlone() throws {
+        let path = folder.appendingPathComponent("sock").path
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        let run = try trawl(["replace", "--write", "x", "y", path], limit: 60)
+        #expect(run.stderr.contains("not a regular file (socket)"), "\(run.stderr)")
+        #expect(fileType(path) == S_IFSOCK)
+    }
+
+    /// Another program truncates and refills a file over and over while it is searched (memory-
+    /// mapped, as files over a megabyte are): no run may die of SIGBUS.
+    @Test func aFileShrinkingDuringSearchesNeverCrashesTrawl() async throws {
+        let url = try write("rotating.log", "")
+        let text = Array(String(repeating: "a log line with a needle in it\n", count: 200_000).utf8)
+        let descriptor = open(url.path, O_WRONLY)
+        defer { close(descriptor) }
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        let rotating = Task.detached {
+            var rounds = 0
+            while !Task.isCancelled {
+                ftruncate(descriptor, 4096)
+                _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+                rounds += 1
+            }
+            return rounds
+        }
+        for _ in 0..<30 {
+            let run = try trawl(["find", "-c", "needle", url.path], limit: 60)
+            #expect([0, 1, 2].contains(run.status), "ended with \(run.status): \(run.stderr)")
+        }
+        rotating.cancel()
+        #expect(await rotating.value > 0)
+    }
+
     @Test func aNulPastTheFirstBlockMakesTheFileBinary() throws {
         let text = String(repeating: "needle in text\n", count: 1000) + "\u{0}needle\n"
         let url = try write("late-binary.dat", text)
