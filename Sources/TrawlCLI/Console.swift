@@ -28,6 +28,10 @@ public enum Console {
 
     public static func write(_ string: String, to descriptor: Int32 = 1) { write(Array(string.utf8), to: descriptor) }
 
+    public static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32 = 1) {
+        try? FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(bytes))
+    }
+
     /// An error or warning line on stderr, prefixed with the program's name.
     public static func error(_ message: String) { write("trawl: \(message)\n", to: 2) }
 

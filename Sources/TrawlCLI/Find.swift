@@ -96,6 +96,10 @@ public struct FindSettings: Sendable {
 
 /// The result of searching one file.
 struct FileReport: Sendable {
+    /// Output that comes before ``output``: bytes, and long stretches of the file's own text that
+    /// are written from where they are (a 50 MB line is never copied).
+    var earlier: [OutputPiece] = []
+    /// The output being built.
     var output: [UInt8] = []
     var matches = 0
     var matchedLines = 0
@@ -108,7 +112,49 @@ struct FileReport: Sendable {
     var note: String?
 }
 
+/// A piece of a file's output.
+enum OutputPiece: Sendable {
+    case bytes([UInt8])
+    /// A range of the searched text, written straight from it.
+    case text(ContiguousText, Range<Int>)
+}
+
 extension FileReport {
+    /// Writes `range` of the searched `text` (whose bytes are `bytes`): copied when short,
+    /// referenced when long.
+    mutating func write(_ range: Range<Int>, of text: ContiguousText, bytes: UnsafeBufferPointer<UInt8>) {
+        guard range.count >= 1 << 16 else {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+            return
+        }
+        if !output.isEmpty {
+            earlier.append(.bytes(output))
+            output = []
+        }
+        earlier.append(.text(text, range))
+    }
+
+    /// Whether there is no output at all.
+    var hasNoOutput: Bool { earlier.isEmpty && output.isEmpty }
+
+    /// Writes the output to standard output, after `pending` (which is then emptied) when there is
+    /// a reason not to add to it: a long output or pieces of text.
+    func writeOut(after pending: inout [UInt8]) {
+        if earlier.isEmpty && output.count < 1 << 16 {
+            pending += output
+            return
+        }
+        Console.write(pending)
+        pending.removeAll(keepingCapacity: true)
+        for piece in earlier {
+            switch piece {
+            case .bytes(let bytes): Console.write(bytes)
+            case .text(let text, let range): text.withBytes { Console.write(UnsafeBufferPointer(rebasing: $0[range])) }
+            }
+        }
+        Console.write(output)
+    }
+
     mutating func write(_ string: String) { output.append(contentsOf: string.utf8) }
     mutating func write(_ bytes: some Sequence<UInt8>) { output.append(contentsOf: bytes) }
     /// Bulk copy (a generic sequence would be appended a byte at a time).
@@ -149,7 +195,7 @@ func searchText(_ text: ContiguousText, display: DisplayPath, matcher: any Match
                     report.write(String(count) + "\n")
                 }
             case .lines, .json:
-                try renderLines(&cursor, bytes: bytes, lines: &lines, display: display, settings: settings,
+                try renderLines(&cursor, text: text, bytes: bytes, lines: &lines, display: display, settings: settings,
                                 canMatchAcrossLines: matcher.canMatchAcrossLines, report: &report)
             }
         }
@@ -164,7 +210,7 @@ private func lastPosition(of match: Match) -> Int { max(match.range.upperBound -
 /// Renders matching lines (grouping the matches of a line), context lines and separators, as
 /// text or as JSON Lines. Time is linear in the text searched plus the output, however long the
 /// lines: each match is looked at once per line it touches, and line ends are found once.
-private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer<UInt8>, lines: inout LineLocator,
+private func renderLines(_ cursor: inout MatchCursor, text: ContiguousText, bytes: UnsafeBufferPointer<UInt8>, lines: inout LineLocator,
                          display: DisplayPath, settings: FindSettings, canMatchAcrossLines: Bool, report: inout FileReport) throws(MatchError) {
     let style = settings.style
     let json = settings.mode == .json
@@ -226,7 +272,7 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
                 written = upper
             }
         }
-        report.write(UnsafeBufferPointer(rebasing: bytes[written..<contentEnd]))
+        report.write(written..<contentEnd, of: text, bytes: bytes)
         report.write(CollectionOfOne(UInt8(0x0A)))
     }
 
@@ -253,6 +299,9 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
         // A block: the lines of one match, extended by every match that starts within them.
         let blockStart = lines.lineStart(first.range.lowerBound)
         var blockEnd = lines.lineEnd(lastPosition(of: first))
+        // The end of the block's first line, known already when no match spans lines (a long
+        // line is then scanned for its end once, not twice).
+        let firstLineEnd = canMatchAcrossLines ? nil : blockEnd
         var blockMatches = [first]
         if oneMatchPerLine && blockEnd > first.range.upperBound { cursor.skip(to: blockEnd) }
         pending = try cursor.next()
@@ -295,7 +344,7 @@ private func renderLines(_ cursor: inout MatchCursor, bytes: UnsafeBufferPointer
             var offset = blockStart
             var firstRelevant = 0
             repeat {
-                let lineEnd = lines.lineEnd(offset)
+                let lineEnd = offset == blockStart ? firstLineEnd ?? lines.lineEnd(offset) : lines.lineEnd(offset)
                 // Matches wholly before this line are done with; the rest start at `firstRelevant`.
                 while firstRelevant < blockMatches.count && blockMatches[firstRelevant].range.upperBound <= offset
                         && !blockMatches[firstRelevant].range.isEmpty {

@@ -36,14 +36,7 @@ public struct FindRun: Sendable {
                 failed = true
             }
             if let note = report.note { Console.error(note) }
-            if report.output.count >= 1 << 16 {
-                // A large output goes out as it is, not copied into the pending buffer.
-                Console.write(pending)
-                pending.removeAll(keepingCapacity: true)
-                Console.write(report.output)
-            } else {
-                pending += report.output
-            }
+            report.writeOut(after: &pending)
             totals.printed += report.bytesPrinted
             totals.matches += report.matches
             totals.lines += report.matchedLines
@@ -90,7 +83,9 @@ public struct FindRun: Sendable {
                                     isExplicit: true, matcher: matcher, settings: settings)
         if let note = report.note { Console.error(note) }
         if let error = report.error { Console.error(error) }
-        Console.write(report.output)
+        var pending: [UInt8] = []
+        report.writeOut(after: &pending)
+        Console.write(pending)
         if settings.mode == .json {
             Console.write("{\"data\":{\"elapsed_total\":\(jsonDuration(nanoseconds: 0)),\"stats\":{\"bytes_printed\":\(report.bytesPrinted),\"bytes_searched\":\(report.bytes),\"elapsed\":\(jsonDuration(nanoseconds: 0)),\"matched_lines\":\(report.matchedLines),\"matches\":\(report.matches),\"searches\":1,\"searches_with_match\":\(report.matches > 0 ? 1 : 0)}},\"type\":\"summary\"}\n")
         }

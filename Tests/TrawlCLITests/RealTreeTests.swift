@@ -76,27 +76,31 @@ import Testing
 
     /// Another program truncates and refills a file over and over while it is searched (memory-
     /// mapped, as files over a megabyte are): no run may die of SIGBUS.
-    @Test func aFileShrinkingDuringSearchesNeverCrashesTrawl() async throws {
+    @Test func aFileShrinkingDuringSearchesNeverCrashesTrawl() throws {
         let url = try write("rotating.log", "")
         let text = Array(String(repeating: "a log line with a needle in it\n", count: 200_000).utf8)
         let descriptor = open(url.path, O_WRONLY)
         defer { close(descriptor) }
-        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        let rotating = Task.detached {
+        // A thread of its own (not a task: the test's blocking waits could starve the pool).
+        let stop = Flag(), firstRound = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        let rotator = Thread {
             var rounds = 0
-            while !Task.isCancelled {
+            while !stop.isSet {
                 ftruncate(descriptor, 4096)
                 _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
                 rounds += 1
+                if rounds == 1 { firstRound.signal() }
             }
-            return rounds
+            finished.signal()
         }
+        rotator.start()
+        firstRound.wait()
         for _ in 0..<30 {
             let run = try trawl(["find", "-c", "needle", url.path], limit: 60)
             #expect([0, 1, 2].contains(run.status), "ended with \(run.status): \(run.stderr)")
         }
-        rotating.cancel()
-        #expect(await rotating.value > 0)
+        stop.set()
+        finished.wait()
     }
 
     @Test func aNulPastTheFirstBlockMakesTheFileBinary() throws {
@@ -296,4 +300,12 @@ import Testing
         _ = try write(".bar", "needle\n")
         #expect(try trawl(["find", "-l", "needle"], in: folder).stdoutLines == [".foo"])
     }
+}
+
+/// A flag one thread sets and another reads.
+final class Flag: @unchecked Sendable { // guarded by `lock`
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }

@@ -59,16 +59,22 @@ import Testing
         #expect([1, 2].withUnsafeBufferPointer(ContentHasher.hash) != [1, 2, 0].withUnsafeBufferPointer(ContentHasher.hash))
     }
 
-    @Test func aFIFONamedForSearchIsReadAsAStream() async throws {
+    @Test func aFIFONamedForSearchIsReadAsAStream() throws {
         let path = FilePath(try temporaryFolder("fifo").appendingPathComponent("pipe").path)
         #expect(path.withPlatformString { mkfifo($0, 0o600) } == 0)
-        let writer = Task.detached {
-            let descriptor = try FileDescriptor.open(path, .writeOnly)
-            defer { try? descriptor.close() }
-            _ = try Array("streamed text\n".utf8).withUnsafeBytes { try descriptor.writeAll($0) }
+        // The writer on a thread of its own: both ends block in open until the other arrives, and
+        // a task could wait for a free thread of a busy pool for ever.
+        let written = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            if let descriptor = try? FileDescriptor.open(path, .writeOnly) {
+                _ = try? Array("streamed text\n".utf8).withUnsafeBytes { try descriptor.writeAll($0) }
+                try? descriptor.close()
+            }
+            written.signal()
         }
+        writer.start()
         let content = try FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: true)).get()
-        try await writer.value
+        written.wait()
         #expect(content.text.withBytes { Array($0) } == Array("streamed text\n".utf8))
         // Walked (not named) files are never read from a FIFO.
         #expect(FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)).failure == .notRegular(kind: "FIFO"))
