@@ -1,7 +1,12 @@
 // swift-tools-version: 6.1
 // Benchmarks live in their own package (path dependency on the root) so that `swift test` at the
 // root never builds benchmark-only dependencies.
+import Foundation
 import PackageDescription
+
+// SwiftPM names a path dependency after its folder: find the root's name, so that a checkout in a
+// folder of any name builds.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL.lastPathComponent.lowercased()
 
 let package = Package(
     name: "TrawlBench",
@@ -15,7 +20,7 @@ let package = Package(
         .executableTarget(
             name: "trawl-bench",
             dependencies: [
-                .product(name: "Trawl", package: "main"),
+                .product(name: "Trawl", package: root),
                 .product(name: "_RopeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -50,10 +50,9 @@ struct CLIBench {
 
     /// Builds (if needed) and returns the release `trawl` of the package beside Bench.
     private func buildTrawl() throws -> String {
-        let root = sharedDirectory.deletingLastPathComponent().appendingPathComponent("main").path
-        let packageRoot = FileManager.default.fileExists(atPath: root + "/Package.swift") ? root
-            : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().path
+        // The package this Bench belongs to (Bench/Sources/trawl-bench/ -> the root), whatever its folder is called.
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         build.arguments = ["swift", "build", "-c", "release", "--product", "trawl", "--package-path", packageRoot]
