@@ -2,65 +2,6 @@ import TrawlFiles
 import TrawlKernels
 import TrawlMatch
 
-/// One replacement in a file: the bytes it replaces and what goes in their place.
-public struct PlannedChange: Sendable, Equatable {
-    public var range: Range<Int>
-    public var replacement: [UInt8]
-}
-
-/// Finds the matches of a text and expands the template for each: the plan of a replacement.
-func planChanges(in text: ContiguousText, matcher: any Matcher, template: ReplacementTemplate) throws(MatchError) -> [PlannedChange] {
-    var cursor = matcher.cursor(over: text)
-    var changes: [PlannedChange] = []
-    let result: Result<Void, MatchError> = text.withBytes { bytes in
-        Result { () throws(MatchError) in
-            while let match = try cursor.next() {
-                changes.append(PlannedChange(range: match.range, replacement: template.expansion(of: match, in: bytes)))
-            }
-        }
-    }
-    try result.get()
-    return changes
-}
-
-extension ReplacementTemplate {
-    /// The replacement for `match` in `bytes`, as bytes.
-    func expansion(of match: Match, in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        Array(expand(match) { Array(bytes[$0]) }.utf8)
-    }
-}
-
-/// Expands a template per match; a template that refers to no group (and does not adapt to the
-/// matched case) gives the same bytes every time, so they are made once.
-struct Replacer {
-    let template: ReplacementTemplate
-    private let constant: [UInt8]?
-
-    init(_ template: ReplacementTemplate) {
-        self.template = template
-        constant = template.isStatic && !template.preserveCase ? Array(template.expand(Match(range: 0..<0)) { _ in [] }.utf8) : nil
-    }
-
-    func replacement(for match: Match, in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        constant ?? template.expansion(of: match, in: bytes)
-    }
-}
-
-/// The text with the changes applied (changes are in order and do not overlap). Everything outside
-/// the replaced ranges — a BOM, LF/CRLF line endings — is copied byte for byte.
-func applyChanges(_ bytes: UnsafeBufferPointer<UInt8>, _ changes: [PlannedChange]) -> [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count + changes.reduce(0) { $0 + $1.replacement.count - $1.range.count })
-    var copied = 0
-    for change in changes {
-        output.append(contentsOf: bytes[copied..<change.range.lowerBound])
-        output.append(contentsOf: change.replacement)
-        copied = change.range.upperBound
-    }
-    output.append(contentsOf: bytes[copied...])
-    return output
-}
-
 /// A unified diff (three lines of context, as `diff -u`) of one file, built as its changes arrive
 /// in order, so a file with millions of changes needs no list of them. The output is what `git
 /// apply` and `patch` accept: a change that joins lines takes the joined line into its hunk, a

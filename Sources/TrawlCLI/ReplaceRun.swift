@@ -174,36 +174,23 @@ public struct ReplaceRun: Sendable {
             stream(bytes)
             bytes.removeAll(keepingCapacity: true)
         }
-        let replacer = Replacer(template)
         do {
             try content.text.withBytes { bytes in
-                var cursor = matcher.cursor(over: content.text)
-                guard let first = try cursor.next() else { return }
-                // One pass over the matches: each replacement goes straight to the diff, the JSON
-                // lines or the new file, so memory does not grow with the number of changes.
-                func each(_ body: (Match, [UInt8]) throws -> Void) throws {
-                    var match: Match? = first
-                    while let current = match {
-                        try body(current, replacer.replacement(for: current, in: bytes))
-                        match = try cursor.next()
-                    }
+                // Nothing to write or show without a match (and no temporary file made for nothing).
+                guard try matcher.firstMatch(in: content.text) != nil else { return }
+                // One pass over the changes: each goes straight to the diff, the JSON lines or the
+                // new file, so memory does not grow with the number of changes.
+                func eachChange(_ body: (ReplacementPlan.Change) throws(MatchError) -> Void) throws(MatchError) {
+                    try ReplacementPlan.forEachChange(matching: matcher, in: content.text, template: template, body)
                 }
-                /// The JSON line of every change (a second pass over the matches after a write,
-                /// when it is known whether the write was applied).
-                func emitJSON(applied: Bool, again: Bool) throws {
-                    if again { cursor = matcher.cursor(over: content.text) }
+                func emitJSON(applied: Bool) throws(MatchError) {
                     var lines = LineLocator(bytes)
-                    var match = again ? try cursor.next() : first
-                    var count = 0
-                    while let current = match {
-                        let replacement = replacer.replacement(for: current, in: bytes)
-                        let record = ChangeRecord(line: lines.lineNumber(current.range.lowerBound), range: current.range, replacement: replacement)
+                    try eachChange { change in
+                        let record = ChangeRecord(line: lines.lineNumber(change.range.lowerBound), range: change.range, replacement: change.replacement)
                         outcome.output += Array(record.json(bytes, display: display, applied: applied).utf8)
                         flush(&outcome.output)
-                        count += 1
-                        match = try cursor.next()
+                        outcome.changes += 1
                     }
-                    outcome.changes = count
                 }
                 switch action {
                 case .write:
@@ -212,38 +199,43 @@ public struct ReplaceRun: Sendable {
                         let notes = try AtomicFile.replace(path: file.path, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
                             try writer.write(content.byteOrderMark)
                             var copied = 0
-                            try each { match, replacement in
-                                try writer.write(UnsafeBufferPointer(rebasing: bytes[copied..<match.range.lowerBound]))
-                                try writer.write(replacement)
-                                copied = match.range.upperBound
+                            var failure: WriteFailure?
+                            try eachChange { change in
+                                guard failure == nil else { return }
+                                do throws(WriteFailure) {
+                                    try writer.write(UnsafeBufferPointer(rebasing: bytes[copied..<change.range.lowerBound]))
+                                    try writer.write(change.replacement)
+                                } catch {
+                                    failure = error
+                                }
+                                copied = change.range.upperBound
                                 count += 1
                             }
+                            if let failure { throw failure }
                             try writer.write(UnsafeBufferPointer(rebasing: bytes[copied...]))
                         }
                         outcome.notes += notes.map { "\(display.text): \($0)" }
-                        if json { try emitJSON(applied: true, again: true) }
+                        if json { try emitJSON(applied: true) }
                         outcome.changes = count
                     } catch let error as MatchError {
                         throw error
                     } catch {
                         outcome.errors.append("\(display.text): \(error)")
                         // A refused write still lists what it would have changed, marked as not applied.
-                        if json { try emitJSON(applied: false, again: true) }
+                        if json { try emitJSON(applied: false) }
                         outcome.changes = 0
                     }
                 case .preview where json:
-                    try emitJSON(applied: false, again: false)
+                    try emitJSON(applied: false)
                 case .preview, .interactive:
                     var diff = UnifiedDiff(bytes, leading: content.byteOrderMark, path: display, style: style)
-                    var count = 0
-                    try each { match, replacement in
-                        diff.add(match.range, replacement)
-                        count += 1
+                    try eachChange { change in
+                        diff.add(change.range, change.replacement)
+                        outcome.changes += 1
                         if stream != nil, diff.pendingOutputCount >= 1 << 20 { outcome.output += diff.takeOutput(); flush(&outcome.output) }
                     }
                     diff.finish()
                     outcome.output += diff.takeOutput()
-                    outcome.changes = count
                 }
             }
         } catch {
@@ -267,9 +259,9 @@ public struct ReplaceRun: Sendable {
             return 2
         }
         do {
-            let changes = try planChanges(in: text, matcher: matcher, template: template)
-            Console.write(text.withBytes { applyChanges($0, changes) })
-            return changes.isEmpty ? 1 : 0
+            let plan = try ReplacementPlan(matching: matcher, in: text, template: template)
+            text.withBytes { plan.write($0) { Console.write($0) } }
+            return plan.isEmpty ? 1 : 0
         } catch {
             Console.error("standard input: \(error); copied through unchanged")
             Console.write(input)
@@ -308,14 +300,14 @@ extension ReplaceRun {
         var outcome = Outcome()
         let display = DisplayPath(file.path, implicitRoot: implicitRoot)
         guard let content = load(file, display: display, outcome: &outcome) else { return outcome }
-        let changes: [PlannedChange]
+        let changes: [ReplacementPlan.Change]
         do {
-            changes = try planChanges(in: content.text, matcher: matcher, template: template)
+            changes = try ReplacementPlan(matching: matcher, in: content.text, template: template).changes
         } catch {
             outcome.errors.append("\(display.text): \(error); left untouched")
             return outcome
         }
-        var accepted: [PlannedChange] = []
+        var accepted: [ReplacementPlan.Change] = []
         content.text.withBytes { bytes in
             var acceptAll = false
             for change in changes {
@@ -339,7 +331,7 @@ extension ReplaceRun {
             do {
                 let notes = try AtomicFile.replace(path: file.path, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
                     try writer.write(content.byteOrderMark)
-                    try writer.write(applyChanges(bytes, accepted))
+                    try writer.write(ReplacementPlan(changes: accepted).applied(to: bytes))
                 }
                 outcome.notes += notes.map { "\(display.text): \($0)" }
                 outcome.changes = accepted.count

@@ -1,0 +1,95 @@
+import TrawlText
+
+/// What replacing every match in one text changes: the replaced ranges, in order and without
+/// overlap, each with its template already expanded.
+///
+/// One plan serves an editor's "replace all" (applied to a ``Rope`` as one batch of edits) and a
+/// batch replace over files (applied to the file's bytes, then written atomically), so both give
+/// the same result. For texts too large to hold every change, ``forEachChange(matching:in:template:_:)``
+/// produces the same changes one at a time.
+public struct ReplacementPlan: Sendable, Equatable {
+    /// One replacement: the bytes it replaces and the bytes that go in their place.
+    public struct Change: Sendable, Equatable {
+        public var range: Range<Int>
+        public var replacement: [UInt8]
+
+        public init(range: Range<Int>, replacement: [UInt8]) {
+            self.range = range
+            self.replacement = replacement
+        }
+    }
+
+    /// The changes, in text order, none overlapping another.
+    public let changes: [Change]
+
+    /// A plan of the given changes, which must be in order and must not overlap.
+    public init(changes: [Change]) {
+        precondition(zip(changes, changes.dropFirst()).allSatisfy { $0.range.upperBound <= $1.range.lowerBound },
+                     "changes must be in order and must not overlap")
+        self.changes = changes
+    }
+
+    /// The plan that replaces every match of `matcher` in `range` of `text` (the whole text by
+    /// default) with `template` expanded for it.
+    public init(matching matcher: any Matcher, in text: some SearchableText, range: Range<Int>? = nil,
+                template: ReplacementTemplate) throws(MatchError) {
+        var changes: [Change] = []
+        try ReplacementPlan.forEachChange(matching: matcher, in: text, range: range, template: template) { changes.append($0) }
+        self.changes = changes
+    }
+
+    /// Whether nothing would change.
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// Calls `body` with each change of the plan ``init(matching:in:range:template:)`` would make, in
+    /// order, without keeping them: memory stays flat however many there are.
+    public static func forEachChange(matching matcher: any Matcher, in text: some SearchableText, range: Range<Int>? = nil,
+                                     template: ReplacementTemplate, _ body: (Change) throws(MatchError) -> Void) throws(MatchError) {
+        var cursor = matcher.cursor(over: text, in: range ?? 0..<text.utf8Count)
+        // A template that names no group (and does not follow the matched case) expands to the
+        // same bytes every time: make them once.
+        let constant = template.isStatic && !template.preserveCase
+            ? Array(template.expand(Match(range: 0..<0)) { _ in [] }.utf8) : nil
+        while let match = try cursor.next() {
+            let replacement = constant ?? Array(template.expand(match, in: text).utf8)
+            try body(Change(range: match.range, replacement: replacement))
+        }
+    }
+
+    /// `bytes` with the changes made. Everything outside the replaced ranges (a byte-order mark,
+    /// LF or CRLF line endings) is copied byte for byte.
+    public func applied(to bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + changes.reduce(0) { $0 + $1.replacement.count - $1.range.count })
+        write(bytes) { output.append(contentsOf: $0) }
+        return output
+    }
+
+    /// Hands the new text to `sink` piece by piece: unchanged stretches of `bytes` and replacements.
+    public func write<E: Error>(_ bytes: UnsafeBufferPointer<UInt8>, to sink: (UnsafeBufferPointer<UInt8>) throws(E) -> Void) throws(E) {
+        var copied = 0
+        for change in changes {
+            try sink(UnsafeBufferPointer(rebasing: bytes[copied..<change.range.lowerBound]))
+            let result = change.replacement.withUnsafeBufferPointer { pointer in Result { () throws(E) in try sink(pointer) } }
+            try result.get()
+            copied = change.range.upperBound
+        }
+        try sink(UnsafeBufferPointer(rebasing: bytes[copied...]))
+    }
+
+    /// Makes the changes in `rope` as one batch and returns the edits in the order they were made
+    /// (from the last change to the first, so each edit's offsets hold in the text it was made on
+    /// and in the original text alike). Replacements are valid UTF-8: templates expand to strings.
+    @discardableResult
+    public func apply(to rope: inout Rope) -> [TextEdit] {
+        var edits: [TextEdit] = []
+        edits.reserveCapacity(changes.count)
+        for change in changes.reversed() {
+            let edit = change.replacement.withUnsafeBytes { bytes in
+                try! rope.replace(change.range, withValidating: bytes) // expanded from a String: valid UTF-8
+            }
+            edits.append(edit)
+        }
+        return edits
+    }
+}
