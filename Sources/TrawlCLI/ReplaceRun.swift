@@ -51,10 +51,12 @@ public struct ReplaceRun: Sendable {
     func prepare() -> (any Matcher, ReplacementTemplate)? {
         do {
             let matcher = try pattern.makeMatcher()
-            if let regex = matcher as? RegexMatcher {
-                return (regex, try regex.template(replacement, preserveCase: preserveCase))
+            // With -F the replacement is inserted as typed (even for the empty pattern, which is
+            // matched as the empty regex).
+            if pattern.fixedStrings {
+                return (matcher, ReplacementTemplate(literal: replacement, preserveCase: preserveCase))
             }
-            return (matcher, ReplacementTemplate(literal: replacement, preserveCase: preserveCase))
+            return (matcher, try matcher.template(replacement, preserveCase: preserveCase))
         } catch let error as MatchError {
             Console.error("\(error)")
         } catch {

@@ -17,6 +17,10 @@ public struct LiteralMatcher: Matcher {
         case regex(RegexMatcher)
     }
 
+    /// A literal has no capture groups.
+    public var captureCount: Int { 0 }
+    public var groupNumbers: [String: Int] { [:] }
+
     /// Whether a match can contain a line feed: when the needle has one.
     public var canMatchAcrossLines: Bool { needle.utf8.contains(0x0A) }
 

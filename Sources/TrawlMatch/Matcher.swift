@@ -11,6 +11,12 @@ public protocol Matcher: Sendable {
     /// whole matches only, and a caller that needs one match per line can skip to the next line.
     var canMatchAcrossLines: Bool { get }
 
+    /// The number of capture groups (0 for a literal), for replacement templates.
+    var captureCount: Int { get }
+
+    /// Capture group numbers by name.
+    var groupNumbers: [String: Int] { get }
+
     /// A cursor over the matches in `range` of `text` (the range is searched as if it were the
     /// whole text: `^`, `\A` and lookbehind do not see outside it).
     func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor

@@ -198,8 +198,8 @@ public struct ReplacementTemplateError: Error, Hashable, Sendable, CustomStringC
     public var description: String { "invalid replacement at offset \(offset): \(message)" }
 }
 
-extension RegexMatcher {
-    /// Parses a replacement template against this pattern's groups.
+extension Matcher {
+    /// Parses a replacement template against this pattern's groups (a literal has none).
     public func template(_ replacement: String, preserveCase: Bool = false) throws(ReplacementTemplateError) -> ReplacementTemplate {
         try ReplacementTemplate(replacement, groupCount: captureCount, groupNumbers: groupNumbers, preserveCase: preserveCase)
     }

@@ -283,6 +283,8 @@ import Testing
         let regex = try trawl(["find", "-N", "", url.path])
         #expect(literal.stdout == "a\n\nb\n")
         #expect(literal.stdout == regex.stdout)
+        // Its replacement is still literal text.
+        #expect(try trawl(["replace", "-F", "", "$1\\n", "three.txt"], in: folder).stdout.contains("+$1\\na"))
     }
 
     @Test func ignoreFilesAboveTheRootApplyOutsideARepository() throws {
