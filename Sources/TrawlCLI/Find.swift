@@ -5,6 +5,7 @@ import Darwin
 #endif
 import TrawlFiles
 import TrawlMatch
+import TrawlText
 
 /// How letter case is matched.
 public enum CaseMode: Sendable {

@@ -1,6 +1,7 @@
 import TrawlFiles
 import TrawlKernels
 import TrawlMatch
+import TrawlText
 
 /// A unified diff (three lines of context, as `diff -u`) of one file, built as its changes arrive
 /// in order, so a file with millions of changes needs no list of them. The output is what `git

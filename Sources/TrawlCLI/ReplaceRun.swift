@@ -7,6 +7,7 @@ import Dispatch
 import SystemPackage
 import TrawlFiles
 import TrawlMatch
+import TrawlText
 
 /// `trawl replace`: plans replacements per file, then previews them as a diff (the default),
 /// writes them atomically (`--write`), or asks per change (`--interactive`).

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CTrawlSystem
 import SystemPackage
+import TrawlText
 
 /// Why a file was not rewritten. In every case the file is left exactly as it is now.
 public enum WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -324,7 +325,7 @@ public enum PathText {
         var index = 0
         while index < bytes.count {
             let lead = bytes[index]
-            let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            let length = UTF8Bytes.scalarLength(lead: lead)
             if index + length <= bytes.count, let scalar = String(validating: bytes[index..<(index + length)], as: UTF8.self) {
                 result += scalar
                 index += length

@@ -1,3 +1,5 @@
+import TrawlText
+
 /// The boundary between "how to match" and everything that uses matches (the find navigator, the
 /// index, the `trawl` command), in the spirit of ripgrep's grep-matcher crate.
 ///
@@ -134,7 +136,7 @@ final class WholeWordFilter: MatchEngine {
             if isWholeWord(match.range) { return match }
             guard match.range.lowerBound < range.upperBound else { return nil }
             let next = withBytes(in: match.range.lowerBound..<min(range.upperBound, match.range.lowerBound + 4)) { bytes in
-                UTF8Scalars.length(ofScalarStartingWith: bytes[0])
+                UTF8Bytes.scalarLength(lead: bytes[0])
             }
             base.reposition(to: match.range.lowerBound + next)
         }
@@ -193,20 +195,17 @@ final class FinalLineBreakFilter: MatchEngine {
 
 /// Decoding single scalars at the edges of a few bytes of valid UTF-8.
 enum UTF8Scalars {
-    static func length(ofScalarStartingWith lead: UInt8) -> Int {
-        lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-    }
 
     static func first(_ bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
         guard let lead = bytes.first else { return nil }
-        let length = min(self.length(ofScalarStartingWith: lead), bytes.count)
+        let length = min(UTF8Bytes.scalarLength(lead: lead), bytes.count)
         return decode(UnsafeBufferPointer(rebasing: bytes[..<length]))
     }
 
     static func last(_ bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
         guard !bytes.isEmpty else { return nil }
         var start = bytes.count - 1
-        while start > 0 && bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        while start > 0 && UTF8Bytes.isContinuation(bytes[start]) { start -= 1 }
         return decode(UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 

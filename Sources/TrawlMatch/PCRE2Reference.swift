@@ -1,4 +1,5 @@
 import CPCRE2
+import TrawlText
 
 /// PCRE2 run directly on one contiguous buffer, with Trawl's compile options and editor rewrites
 /// but no prefilter, no windows and no partial matching: the reference Trawl's search is tested
@@ -42,8 +43,7 @@ public final class PCRE2Reference {
         var start = 0
         while start <= buffer.count {
             let lineFeed = buffer[start...].firstIndex(of: 0x0A) ?? buffer.count
-            var end = lineFeed
-            if lineFeed < buffer.count && end > start && buffer[end - 1] == 0x0D { end -= 1 }
+            let end = LineBreaks.contentEnd(lineStart: start, lineFeed: lineFeed, textEnd: buffer.count) { buffer[$0] }
             try forEachMatch(in: UnsafeBufferPointer(rebasing: buffer[start..<end])) { match in
                 result.append(Match(range: (match.range.lowerBound + start)..<(match.range.upperBound + start),
                                     groups: match.groups.map { $0.map { ($0.lowerBound + start)..<($0.upperBound + start) } }))

@@ -1,3 +1,5 @@
+import TrawlText
+
 /// What Trawl learns from a PCRE2 pattern before compiling it:
 ///
 /// - the pattern with editor semantics applied: `\n` (and a raw line feed) outside classes becomes
@@ -330,7 +332,7 @@ struct PatternParser {
     /// Copies one UTF-8 scalar and returns it.
     private mutating func decodeScalar() -> Unicode.Scalar {
         let lead = pattern[index]
-        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        let length = UTF8Bytes.scalarLength(lead: lead)
         let bytes = pattern[index..<Swift.min(index + length, pattern.count)]
         copy(length)
         return String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"

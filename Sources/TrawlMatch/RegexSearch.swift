@@ -1,5 +1,6 @@
 import CPCRE2
 import TrawlKernels
+import TrawlText
 
 /// Successive PCRE2 matches in a range of chunked text, identical to matching the range as one
 /// contiguous subject.
@@ -120,8 +121,7 @@ final class RegexSearch {
             let searchedFrom = previousPosition
             let lineStart = max(searchedFrom, lineFeed(before: match.range.lowerBound, notBefore: searchedFrom) + 1)
             let lineEnd = lineFeed(after: match.range.lowerBound)
-            var contentEnd = lineEnd
-            if lineEnd < range.upperBound && contentEnd > lineStart && byte(at: contentEnd - 1) == 0x0D { contentEnd -= 1 }
+            let contentEnd = LineBreaks.contentEnd(lineStart: lineStart, lineFeed: lineEnd, textEnd: range.upperBound, byte: byte(at:))
             var lineContentStart = lineFeed(before: lineStart, notBefore: range.lowerBound) + 1
             lineContentStart = min(lineContentStart, lineStart)
             subject = lineContentStart..<max(contentEnd, lineContentStart)
@@ -178,8 +178,7 @@ final class RegexSearch {
                 lineStart = lineFeed(before: occurrence.lowerBound, notBefore: lineStart) + 1
             }
             let lineEnd = lineFeed(after: lineStart)
-            var contentEnd = lineEnd
-            if lineEnd < range.upperBound && contentEnd > lineStart && byte(at: contentEnd - 1) == 0x0D { contentEnd -= 1 }
+            let contentEnd = LineBreaks.contentEnd(lineStart: lineStart, lineFeed: lineEnd, textEnd: range.upperBound, byte: byte(at:))
             subject = lineStart..<contentEnd
             hasSubject = true
             nextLineStart = lineEnd + 1
@@ -320,9 +319,9 @@ final class RegexSearch {
             return
         }
         var start = wantedStart
-        while start > subject.lowerBound && byte(at: start) & 0xC0 == 0x80 { start -= 1 }
+        while start > subject.lowerBound && UTF8Bytes.isContinuation(byte(at: start)) { start -= 1 }
         var stop = max(end, fill)
-        while stop < subject.upperBound && byte(at: stop) & 0xC0 == 0x80 { stop += 1 }
+        while stop < subject.upperBound && UTF8Bytes.isContinuation(byte(at: stop)) { stop += 1 }
         if let chunk = heldChunk(covering: start..<stop) {
             // Zero copy: the window is a slice of the chunk the prefilter is reading.
             windowBase = UnsafePointer(chunk.bytes.baseAddress! + (start - chunk.offset))

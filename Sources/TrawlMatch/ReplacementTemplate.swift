@@ -1,3 +1,5 @@
+import TrawlText
+
 /// A replacement, parsed once and applied to many matches without any regex work.
 ///
 /// In regex mode the template understands:
@@ -110,7 +112,7 @@ public struct ReplacementTemplate: Hashable, Sendable {
                 continue
             }
             // Copy one whole scalar.
-            let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+            let length = UTF8Bytes.scalarLength(lead: byte)
             literal += String(decoding: bytes[index..<min(index + length, bytes.count)], as: UTF8.self)
             index += length
         }

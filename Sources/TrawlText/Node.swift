@@ -29,7 +29,7 @@ let asciiLF: UInt8 = 0x0A
 let asciiCR: UInt8 = 0x0D
 
 @inline(__always)
-func isContinuationByte(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+func isContinuationByte(_ byte: UInt8) -> Bool { UTF8Bytes.isContinuation(byte) }
 
 /// The fixed part of a node: its height, its count, and the summary of its subtree.
 @usableFromInline

@@ -1,42 +1,5 @@
 import TrawlKernels
 
-/// Line arithmetic on one contiguous buffer: line starts and ends, and 1-based line numbers for
-/// offsets visited in increasing order (counting line feeds incrementally, with the SIMD kernel).
-struct LineLocator {
-    let bytes: UnsafeBufferPointer<UInt8>
-    private var countedOffset = 0
-    private var countedLine = 1
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    /// The start of the line holding `offset`.
-    func lineStart(_ offset: Int) -> Int {
-        guard offset > 0, let base = bytes.baseAddress else { return 0 }
-        let found = trawl_find_last_byte(base, offset, 0x0A)
-        return found == offset ? 0 : found + 1
-    }
-
-    /// The offset just past the line holding `offset` (past its LF, or the end of the text).
-    func lineEnd(_ offset: Int) -> Int {
-        guard offset < bytes.count, let base = bytes.baseAddress else { return bytes.count }
-        let found = trawl_find_byte(base + offset, bytes.count - offset, 0x0A)
-        return found == bytes.count - offset ? bytes.count : offset + found + 1
-    }
-
-    /// The 1-based number of the line holding `offset`.
-    mutating func lineNumber(_ offset: Int) -> Int {
-        if offset < countedOffset {
-            countedOffset = 0
-            countedLine = 1
-        }
-        if offset > countedOffset, let base = bytes.baseAddress {
-            countedLine += trawl_count_newlines(base + countedOffset, offset - countedOffset)
-            countedOffset = offset
-        }
-        return countedLine
-    }
-}
-
 /// Appends `bytes` (valid UTF-8) as a JSON string. Runs that need no escape are copied whole,
 /// so a 50 MB line costs a copy, not a step per byte.
 func appendJSONString(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
