@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles"]),
         .executableTarget(name: "trawl", dependencies: ["TrawlCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .target(name: "TrawlTestSupport", path: "Tests/TrawlTestSupport"),
+        .target(name: "TrawlTestSupport", dependencies: ["TrawlMatch"], path: "Tests/TrawlTestSupport"),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),

@@ -1,12 +1,7 @@
 import Foundation
 import SystemPackage
+@_exported import TrawlTestSupport
 
-/// A new empty folder under the temporary directory.
-func temporaryFolder(_ label: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-\(label)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
 
 /// Writes `bytes` at `path` (raw bytes: the name need not be UTF-8).
 func writeFile(_ path: FilePath, _ bytes: [UInt8]) throws {

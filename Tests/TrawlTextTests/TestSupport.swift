@@ -1,5 +1,6 @@
 import Foundation
 @_exported import TrawlTestSupport
+import TrawlText
 
 extension PropertyTestSettings {
     static var seed: UInt64 { seed(default: 0x7261_7774) }
@@ -24,12 +25,7 @@ extension RandomNumberGenerator {
 /// Moves an offset in UTF-8 bytes back to the start of its scalar.
 func scalarBoundary(in bytes: [UInt8], atOrBefore offset: Int) -> Int {
     var offset = offset
-    while offset > 0 && offset < bytes.count && bytes[offset] & 0xC0 == 0x80 { offset -= 1 }
+    while offset > 0 && offset < bytes.count && UTF8Bytes.isContinuation(bytes[offset]) { offset -= 1 }
     return offset
 }
 
-/// The directory of the shared resources beside the project, if present.
-func sharedDirectory() -> URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
-}

@@ -2,12 +2,12 @@ import TrawlMatch
 
 /// Text cut into chunks of arbitrary sizes, for tests that check results never depend on chunk
 /// boundaries. Each chunk must hold whole scalars.
-final class ChunkedText: SearchableText, @unchecked Sendable {
-    let chunks: [UnsafeBufferPointer<UInt8>]
-    let starts: [Int]
-    let utf8Count: Int
+public final class ChunkedText: SearchableText, @unchecked Sendable {
+    public let chunks: [UnsafeBufferPointer<UInt8>]
+    public let starts: [Int]
+    public let utf8Count: Int
 
-    init(chunks: [[UInt8]]) {
+    public init(chunks: [[UInt8]]) {
         let kept = chunks.filter { !$0.isEmpty }
         self.chunks = kept.map { chunk in
             let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunk.count)
@@ -41,35 +41,35 @@ final class ChunkedText: SearchableText, @unchecked Sendable {
                          owner: self)
     }
 
-    struct Forward: IteratorProtocol {
+    public struct Forward: IteratorProtocol {
         let text: ChunkedText
         let range: Range<Int>
         var index: Int
-        mutating func next() -> TextChunk? {
+        public mutating func next() -> TextChunk? {
             guard !range.isEmpty, index < text.chunks.count, text.starts[index] < range.upperBound else { return nil }
             defer { index += 1 }
             return text.clipped(index, to: range)
         }
     }
 
-    struct Backward: IteratorProtocol {
+    public struct Backward: IteratorProtocol {
         let text: ChunkedText
         let range: Range<Int>
         var index: Int
-        mutating func next() -> TextChunk? {
+        public mutating func next() -> TextChunk? {
             guard !range.isEmpty, index >= 0, text.starts[index] + text.chunks[index].count > range.lowerBound else { return nil }
             defer { index -= 1 }
             return text.clipped(index, to: range)
         }
     }
 
-    func chunks(forwardIn range: Range<Int>) -> Forward {
+    public func chunks(forwardIn range: Range<Int>) -> Forward {
         Forward(text: self, range: range, index: range.isEmpty ? chunks.count : chunkIndex(containing: range.lowerBound))
     }
 
-    func chunks(backwardIn range: Range<Int>) -> Backward {
+    public func chunks(backwardIn range: Range<Int>) -> Backward {
         Backward(text: self, range: range, index: range.isEmpty ? -1 : chunkIndex(containing: range.upperBound - 1))
     }
 
-    func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? { nil }
+    public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? { nil }
 }
