@@ -76,16 +76,17 @@ public struct LiteralMatcher: Matcher {
         return pattern
     }
 
-    public func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor {
-        precondition(range.lowerBound >= 0 && range.upperBound <= text.utf8Count, "range out of bounds")
+    public func cursor(over text: some SearchableText, in range: Range<Int>, context: Range<Int>) -> MatchCursor {
+        precondition(context.lowerBound >= 0 && context.upperBound <= text.utf8Count, "context out of bounds")
+        precondition(context.lowerBound <= range.lowerBound && range.upperBound <= context.upperBound, "range outside its context")
         let engine: any MatchEngine
         switch implementation {
         case .empty: return MatchCursor(engine: EmptySearch())
-        case .bytes(let literal): engine = LiteralSearch(literal: literal, text: text, range: range)
-        case .regex(let matcher): return matcher.cursor(over: text, in: range)
+        case .bytes(let literal): engine = LiteralSearch(literal: literal, text: text, range: range, context: context)
+        case .regex(let matcher): return matcher.cursor(over: text, in: range, context: context)
         }
         if options.wholeWord {
-            return MatchCursor(engine: WholeWordFilter(base: engine, range: range, separators: options.wordSeparators))
+            return MatchCursor(engine: WholeWordFilter(base: engine, range: context, separators: options.wordSeparators))
         }
         return MatchCursor(engine: engine)
     }

@@ -19,12 +19,28 @@ public protocol Matcher: Sendable {
     /// Capture group numbers by name.
     var groupNumbers: [String: Int] { get }
 
-    /// A cursor over the matches in `range` of `text` (the range is searched as if it were the
-    /// whole text: `^`, `\A` and lookbehind do not see outside it).
-    func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor
+    /// A cursor over the matches that start in `range` of `text`, searched with `context` (which
+    /// holds `range`) as the text: `^`, `\b`, lookbehind and lookahead see the context around the
+    /// range, and a match may run past the range's end. The empty match at the context's end counts
+    /// as starting in a range that ends there.
+    ///
+    /// When no match of the context is in progress at `range.lowerBound` (which is not between a
+    /// CR and its LF: a CRLF is one line break) — a line start, for a
+    /// pattern that cannot span lines — see ``canMatchAcrossLines`` — or the end of a previous
+    /// match), the cursor gives exactly the context's matches that start in the range, so ranges
+    /// cut at such points give each match once: the contract the index (searching only candidate
+    /// chunks) and the navigator (re-matching around an edit) rely on. (`\G` anchors where the
+    /// search starts, which is the range's start.)
+    func cursor(over text: some SearchableText, in range: Range<Int>, context: Range<Int>) -> MatchCursor
 }
 
 extension Matcher {
+    /// A cursor over the matches in `range` of `text`, the range searched as if it were the whole
+    /// text (`^`, `\A` and lookbehind do not see outside it).
+    public func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor {
+        cursor(over: text, in: range, context: range)
+    }
+
     /// A cursor over the matches in the whole text.
     public func cursor(over text: some SearchableText) -> MatchCursor {
         cursor(over: text, in: 0..<text.utf8Count)
@@ -49,8 +65,9 @@ extension Matcher {
     /// The first match starting at or after `offset`, searching `range` (the whole text by default).
     public func firstMatch(in text: some SearchableText, startingAtOrAfter offset: Int = 0,
                            range: Range<Int>? = nil) throws(MatchError) -> Match? {
-        var cursor = cursor(over: text, in: range ?? 0..<text.utf8Count)
-        cursor.skip(to: offset)
+        let context = range ?? 0..<text.utf8Count
+        let start = min(max(offset, context.lowerBound), context.upperBound)
+        var cursor = cursor(over: text, in: start..<context.upperBound, context: context)
         return try cursor.next()
     }
 }
@@ -86,14 +103,19 @@ final class LiteralSearch: MatchEngine {
     private let scanner: LiteralScanner
     @exclusivity(unchecked) private var position: Int
 
-    init(literal: PrefilterLiteral, text: any SearchableText, range: Range<Int>) {
-        scanner = LiteralScanner(literals: [literal], text: text, range: range)
+    private let reportEnd: Int
+
+    init(literal: PrefilterLiteral, text: any SearchableText, range: Range<Int>, context: Range<Int>) {
+        // An occurrence starting in the range ends within the literal's length past it.
+        let end = min(context.upperBound, range.upperBound + literal.units.count)
+        scanner = LiteralScanner(literals: [literal], text: text, range: range.lowerBound..<end)
         position = range.lowerBound
+        reportEnd = range.upperBound
     }
 
     func next() throws(MatchError) -> Match? {
         if Task.isCancelled { throw .cancelled }
-        guard let occurrence = try scanner.next(from: position) else { return nil }
+        guard let occurrence = try scanner.next(from: position), occurrence.lowerBound < reportEnd else { return nil }
         position = occurrence.upperBound
         return Match(range: occurrence)
     }

@@ -79,20 +79,22 @@ public struct RegexMatcher: Matcher {
     /// Whether searches run PCRE2 only on lines holding a required literal.
     public var usesPrefilter: Bool { prefilter != nil }
 
-    public func cursor(over text: some SearchableText, in range: Range<Int>) -> MatchCursor {
-        precondition(range.lowerBound >= 0 && range.upperBound <= text.utf8Count, "range out of bounds")
+    public func cursor(over text: some SearchableText, in range: Range<Int>, context: Range<Int>) -> MatchCursor {
+        precondition(context.lowerBound >= 0 && context.upperBound <= text.utf8Count, "context out of bounds")
+        precondition(context.lowerBound <= range.lowerBound && range.upperBound <= context.upperBound, "range outside its context")
         let search: any MatchEngine
         if let literal {
-            search = LiteralSearch(literal: literal, text: text, range: range)
+            search = LiteralSearch(literal: literal, text: text, range: range, context: context)
         } else {
-            search = RegexSearch(regex: regex, limits: options.limits, text: text, range: range, mode: mode, prefilter: prefilter)
+            search = RegexSearch(regex: regex, limits: options.limits, text: text, range: context, reporting: range,
+                                 mode: mode, prefilter: prefilter)
         }
         var engine = search
         if options.wholeWord {
-            engine = WholeWordFilter(base: engine, range: range, separators: options.wordSeparators)
+            engine = WholeWordFilter(base: engine, range: context, separators: options.wordSeparators)
         }
         if options.finalLineBreakEndsText {
-            engine = FinalLineBreakFilter(base: engine, range: range)
+            engine = FinalLineBreakFilter(base: engine, range: context)
         }
         return MatchCursor(engine: engine)
     }

@@ -38,7 +38,11 @@ final class RegexSearch {
 
     let state: RegexMatchState
     let text: any SearchableText
+    /// The text as PCRE2 sees it (the context of a search in a range).
     let range: Range<Int>
+    /// Where reported matches start (see ``Matcher/cursor(over:in:context:)``).
+    let reported: Range<Int>
+    @exclusivity(unchecked) private var finished = false
     let mode: Mode
     /// The current subject: the range, or the current line in ``Mode/lineSubjects``.
     @exclusivity(unchecked) private var subject: Range<Int>
@@ -67,18 +71,19 @@ final class RegexSearch {
     static let minimumLookahead = 4096
     static let lineSlack = 16
 
-    init(regex: CompiledRegex, limits: RegexLimits, text: any SearchableText, range: Range<Int>,
+    init(regex: CompiledRegex, limits: RegexLimits, text: any SearchableText, range: Range<Int>, reporting reported: Range<Int>,
          mode: Mode, prefilter: PrefilterSet?) {
         precondition(mode != .candidateLines || prefilter != nil)
         state = RegexMatchState(regex: regex, limits: limits)
         self.text = text
         self.range = range
+        self.reported = reported
         self.mode = mode
         subject = range
         hasSubject = mode != .lineSubjects
         lineMode = mode
         nextLineStart = range.lowerBound
-        position = range.lowerBound
+        position = reported.lowerBound
         contextBytes = (regex.maxLookbehind + 2) * 4
         scanner = prefilter.map { LiteralScanner(literals: $0.literals, text: text, range: range) }
         if text.withContiguousStorageIfAvailable({ _ in true }) == true {
@@ -86,6 +91,10 @@ final class RegexSearch {
             contiguous = whole.next()
         } else {
             contiguous = nil
+        }
+        // Searching from inside a line: line subjects start at that line's start.
+        if reported.lowerBound > range.lowerBound {
+            nextLineStart = lineFeed(before: reported.lowerBound, notBefore: range.lowerBound) + 1
         }
     }
 
@@ -98,23 +107,33 @@ final class RegexSearch {
     }
 
     func next() throws(MatchError) -> Match? {
+        guard !finished else { return nil }
+        let match: Match?
         switch mode {
         case .wholeText:
-            return try nextMatch(startLimit: nil, initialEnd: position + RegexSearch.minimumLookahead,
-                                 preferredEnd: position + RegexSearch.windowBytes)
+            match = try nextMatch(startLimit: reported.upperBound, initialEnd: position + RegexSearch.minimumLookahead,
+                                  preferredEnd: position + RegexSearch.windowBytes)
         case .candidateLines:
-            return try nextOnCandidateLines()
+            match = try nextOnCandidateLines()
         case .lineSubjects:
-            return try nextInLineSubjects()
+            match = try nextInLineSubjects()
         case .wholeTextCheckingLines:
-            return try nextCheckingLines()
+            match = try nextCheckingLines()
         }
+        // Only matches that start in the reported range (the one at the very end of the text
+        // belongs to the range that ends there).
+        guard let match, match.range.lowerBound < reported.upperBound
+                || (match.range.lowerBound == reported.upperBound && reported.upperBound == range.upperBound) else {
+            finished = true
+            return nil
+        }
+        return match
     }
 
     private func nextCheckingLines() throws(MatchError) -> Match? {
         while true {
             subject = range
-            guard let match = try nextMatch(startLimit: nil, initialEnd: position + RegexSearch.minimumLookahead,
+            guard let match = try nextMatch(startLimit: reported.upperBound, initialEnd: position + RegexSearch.minimumLookahead,
                                             preferredEnd: position + RegexSearch.windowBytes) else { return nil }
             if staysWithinLineContent(match.range) { return match }
             // Redo the line where the match starts, as its own subject, from where the search was.
@@ -166,7 +185,7 @@ final class RegexSearch {
                 }
             }
             // Move to the next line (the next one holding a candidate, with a prefilter).
-            guard nextLineStart <= range.upperBound else { return nil }
+            guard nextLineStart <= range.upperBound, nextLineStart <= reported.upperBound else { return nil }
             steps += 1
             if steps & 255 == 0 && Task.isCancelled { throw .cancelled }
             var lineStart = nextLineStart
@@ -179,10 +198,11 @@ final class RegexSearch {
             }
             let lineEnd = lineFeed(after: lineStart)
             let contentEnd = LineBreaks.contentEnd(lineStart: lineStart, lineFeed: lineEnd, textEnd: range.upperBound, byte: byte(at:))
+            guard lineStart <= reported.upperBound else { return nil }
             subject = lineStart..<contentEnd
             hasSubject = true
             nextLineStart = lineEnd + 1
-            reposition(to: lineStart)
+            reposition(to: max(lineStart, reported.lowerBound))
             windowEnd = -1
         }
     }
@@ -196,6 +216,7 @@ final class RegexSearch {
             let lineEnd = occurrence.lowerBound < knownLineEnd ? knownLineEnd : lineFeed(after: occurrence.lowerBound)
             knownLineEnd = lineEnd
             let lineStart = max(position, lineFeed(before: occurrence.lowerBound, notBefore: position) + 1)
+            if lineStart > reported.upperBound { break }
             if lineStart > position { reposition(to: lineStart) }
             let initialEnd = min(lineEnd + 1 + RegexSearch.lineSlack, position + RegexSearch.windowBytes)
             if let match = try nextMatch(startLimit: lineEnd, initialEnd: initialEnd, preferredEnd: initialEnd) { return match }

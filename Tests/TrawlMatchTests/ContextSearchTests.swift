@@ -1,0 +1,99 @@
+import Testing
+import TrawlMatch
+import TrawlText
+
+/// Searching a range with its context: exactly the matches of the whole text that start in the
+/// range, with anchors, word boundaries and lookaround seeing past the range's edges — for ropes,
+/// chunked and contiguous texts, and every pattern of the differential suite.
+@Suite struct ContextSearchTests {
+    /// Whether a match of the whole text belongs to `range` (the empty match at the very end
+    /// belongs to the range that ends there).
+    func belongs(_ match: Match, to range: Range<Int>, textEnd: Int) -> Bool {
+        range.contains(match.range.lowerBound) || (match.range.lowerBound == range.upperBound && range.upperBound == textEnd)
+    }
+
+    @Test(arguments: [false, true])
+    func rangesWithContextGiveTheWholeTextsMatches(caseless: Bool) throws {
+        var random = SeededGenerator(seed: Settings.seed &+ 0xC0 &+ (caseless ? 1 : 0))
+        let texts = (0..<(2 * Settings.scale)).map { _ in random.matchText(pieces: 120) } + [[], Array("a\r\nb".utf8)]
+        // `\G` anchors where a search starts, so it depends on the cut by definition.
+        for pattern in MatcherDifferentialTests.patterns where !pattern.contains("\\G") {
+            let options = FindOptions(syntax: .regex, matchCase: !caseless)
+            let matcher = try RegexMatcher(pattern, options: options)
+            for bytes in texts {
+                let rope = Rope(String(decoding: bytes, as: UTF8.self))
+                let chunked = ChunkedText(chunks: random.chunks(of: bytes, maxSize: 7))
+                let whole = try matcher.matches(in: rope)
+                // A partition of the text into pieces cut where no match is in progress: at line
+                // starts for patterns that cannot span lines, else at random scalar boundaries
+                // outside every match.
+                var cuts = [0, bytes.count]
+                let lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+                for _ in 0..<4 {
+                    var cut: Int
+                    if !matcher.canMatchAcrossLines && Bool.random(using: &random) {
+                        cut = lineStarts.randomElement(using: &random)!
+                    } else {
+                        cut = Int.random(in: 0...bytes.count, using: &random)
+                        while cut < bytes.count && UTF8Bytes.isContinuation(bytes[cut]) { cut += 1 }
+                    }
+                    if whole.contains(where: { $0.range.lowerBound < cut && cut < $0.range.upperBound }) { continue }
+                    if cut > 0 && cut < bytes.count && bytes[cut - 1] == 0x0D && bytes[cut] == 0x0A { continue } // inside a line break
+                    cuts.append(cut)
+                }
+                cuts = Array(Set(cuts)).sorted()
+                var union: [Match] = []
+                for (lower, upper) in zip(cuts, cuts.dropFirst()) {
+                    let range = lower..<upper
+                    var cursor = matcher.cursor(over: rope, in: range, context: 0..<bytes.count)
+                    var found: [Match] = []
+                    while let match = try cursor.next() { found.append(match) }
+                    let expected = whole.filter { belongs($0, to: range, textEnd: bytes.count) }
+                    #expect(found.map(\.range) == expected.map(\.range), "\(pattern) in \(range) of \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                    var chunkedCursor = matcher.cursor(over: chunked, in: range, context: 0..<bytes.count)
+                    var chunkedFound: [Match] = []
+                    while let match = try chunkedCursor.next() { chunkedFound.append(match) }
+                    #expect(chunkedFound.map(\.range) == expected.map(\.range), "chunked: \(pattern) in \(range)")
+                    union += found
+                }
+                if bytes.isEmpty { union = try matcher.matches(in: rope, range: 0..<0) }
+                #expect(union.map(\.range) == whole.map(\.range), "\(pattern): the pieces together")
+            }
+        }
+    }
+
+    @Test func anchorsAndLookaroundSeeTheContext() throws {
+        let rope = Rope("foo bar\nfoobar barfoo")
+        func ranges(_ matcher: some Matcher, in range: Range<Int>) throws -> [Range<Int>] {
+            var cursor = matcher.cursor(over: rope, in: range, context: 0..<rope.utf8Count)
+            var result: [Range<Int>] = []
+            while let match = try cursor.next() { result.append(match.range) }
+            return result
+        }
+        // `^` at a line start inside the range, not at the range's start.
+        #expect(try ranges(RegexMatcher("^foo"), in: 4..<20) == [8..<11])
+        // `\b` sees the letter before the range.
+        #expect(try ranges(RegexMatcher("\\bbar"), in: 12..<21) == [15..<18])
+        // Lookbehind reaches before the range; lookahead past it; a match may end past it.
+        #expect(try ranges(RegexMatcher("(?<=foo)bar"), in: 11..<14) == [11..<14])
+        #expect(try ranges(RegexMatcher("bar(?=foo)"), in: 15..<16) == [15..<18])
+        #expect(try ranges(RegexMatcher("foo\\s\\w+"), in: 0..<1) == [0..<7])
+        // Literal and whole-word matching too.
+        #expect(try ranges(LiteralMatcher("foo"), in: 9..<19) == [18..<21])
+        let word = LiteralMatcher("bar", options: FindOptions(wholeWord: true))
+        #expect(try ranges(word, in: 4..<20) == [4..<7])
+    }
+
+    @Test func firstMatchStartsAtTheOffsetForLineByLinePatterns() throws {
+        // Matched line by line: a fresh cursor must not go back to the start of the line.
+        let rope = Rope("a b\nc d")
+        for pattern in ["\\W", "\\s", "(?<=a)\\s", "\\w"] {
+            let matcher = try RegexMatcher(pattern)
+            let all = try matcher.matches(in: rope)
+            for offset in 0...7 {
+                let expected = all.first { $0.range.lowerBound >= offset }
+                #expect(try matcher.firstMatch(in: rope, startingAtOrAfter: offset)?.range == expected?.range, "\(pattern) from \(offset)")
+            }
+        }
+    }
+}
