@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CPCRE2
 
 /// A compiled PCRE2 pattern (8-bit, UTF, JIT where available), immutable and shareable.
@@ -77,30 +82,21 @@ final class CompiledRegex: @unchecked Sendable { // immutable after init; PCRE2 
 /// Not shareable: each cursor owns one.
 final class RegexMatchState {
     let regex: CompiledRegex
-    let matchData: OpaquePointer
-    let context: OpaquePointer
-    private let jitStack: OpaquePointer?
+    private let scratch: PCRE2Scratch
+    var matchData: OpaquePointer { scratch.matchData }
+    var context: OpaquePointer { scratch.context }
 
     init(regex: CompiledRegex, limits: RegexLimits) {
         self.regex = regex
-        matchData = pcre2_match_data_create_from_pattern_8(regex.code, nil)
-        context = pcre2_match_context_create_8(nil)
-        pcre2_set_match_limit_8(context, limits.matchLimit)
-        pcre2_set_depth_limit_8(context, limits.depthLimit)
-        pcre2_set_heap_limit_8(context, limits.heapLimitKiB)
-        if regex.isJITCompiled {
-            jitStack = pcre2_jit_stack_create_8(32 * 1024, 8 * 1024 * 1024, nil)
-            pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(jitStack))
-        } else {
-            jitStack = nil
-        }
+        scratch = PCRE2Scratch.take(pairs: regex.captureCount + 1)
+        pcre2_set_match_limit_8(scratch.context, limits.matchLimit)
+        pcre2_set_depth_limit_8(scratch.context, limits.depthLimit)
+        pcre2_set_heap_limit_8(scratch.context, limits.heapLimitKiB)
+        let stack: UnsafeMutableRawPointer? = regex.isJITCompiled ? UnsafeMutableRawPointer(scratch.jitStack) : nil
+        pcre2_jit_stack_assign_8(scratch.context, nil, stack)
     }
 
-    deinit {
-        pcre2_match_data_free_8(matchData)
-        pcre2_match_context_free_8(context)
-        if let jitStack { pcre2_jit_stack_free_8(jitStack) }
-    }
+    deinit { PCRE2Scratch.giveBack(scratch) }
 
     enum Outcome {
         case match(start: Int, end: Int)
@@ -137,5 +133,53 @@ final class RegexMatchState {
             let start = ovector[2 * group], end = ovector[2 * group + 1]
             return start == unset || end == unset ? nil : (start + offset)..<(end + offset)
         }
+    }
+}
+
+/// What one PCRE2 search needs besides the pattern: match data, a match context and a JIT stack.
+/// Making them costs allocations and, for the JIT stack, a reservation of address space; a search
+/// of a tree makes one per file, so finished searches hand theirs back to a small pool that the next
+/// search takes from (each live cursor still owns its own: two cursors never share scratch space).
+final class PCRE2Scratch: @unchecked Sendable { // owned by one RegexMatchState at a time; the pool is guarded by its mutex
+    let matchData: OpaquePointer
+    let pairs: Int
+    let context: OpaquePointer
+    let jitStack: OpaquePointer?
+
+    private init(pairs: Int) {
+        self.pairs = pairs
+        matchData = pcre2_match_data_create_8(UInt32(pairs), nil)
+        context = pcre2_match_context_create_8(nil)
+        jitStack = pcre2_jit_stack_create_8(32 * 1024, 8 * 1024 * 1024, nil)
+    }
+
+    deinit {
+        pcre2_match_data_free_8(matchData)
+        pcre2_match_context_free_8(context)
+        if let jitStack { pcre2_jit_stack_free_8(jitStack) }
+    }
+
+    private static let pool = Pool()
+    private static let pooledLimit = 64
+
+    private final class Pool: @unchecked Sendable { // guarded by `mutex`
+        var mutex = pthread_mutex_t()
+        var free: [PCRE2Scratch] = []
+        init() { pthread_mutex_init(&mutex, nil) }
+    }
+
+    /// Scratch space with room for at least `pairs` offset pairs (the whole match and each group).
+    static func take(pairs: Int) -> PCRE2Scratch {
+        let wanted = max(pairs, 16)
+        pthread_mutex_lock(&pool.mutex)
+        let found = pool.free.lastIndex { $0.pairs >= wanted }.map { pool.free.remove(at: $0) }
+        pthread_mutex_unlock(&pool.mutex)
+        return found ?? PCRE2Scratch(pairs: wanted)
+    }
+
+    static func giveBack(_ scratch: PCRE2Scratch) {
+        pthread_mutex_lock(&pool.mutex)
+        if pool.free.count < pooledLimit { pool.free.append(scratch) }
+        pthread_mutex_unlock(&pool.mutex)
     }
 }
