@@ -73,7 +73,11 @@ extension Matcher {
 }
 
 /// Produces the matches of one search, lazily and in order.
-public struct MatchCursor {
+///
+/// Non-copyable: a cursor is the position of one search, and a copy would share it with the
+/// original (two cursors that seemed independent would advance each other). Make a new cursor
+/// for a new search.
+public struct MatchCursor: ~Copyable {
     private let engine: any MatchEngine
 
     init(engine: any MatchEngine) { self.engine = engine }
