@@ -30,6 +30,9 @@ struct UnifiedDiff {
     private var hunkStart = -1
     private var hunkEnd = 0
     private var hunkBody: [UInt8] = []
+    // Changed lines not yet in the body: adjacent changes form one block, removals first (as diff).
+    private var removedLines: [UInt8] = []
+    private var addedLines: [UInt8] = []
     private var oldCount = 0
     private var newCount = 0
     private var lineDelta = 0
@@ -117,7 +120,7 @@ struct UnifiedDiff {
         var offset = start
         while offset < end {
             let lineEnd = lines.lineEnd(offset)
-            appendLine(UInt8(ascii: "-"), (offset == 0 ? leading : []) + bytes[offset..<lineEnd], paint: style.removed)
+            appendLine(UInt8(ascii: "-"), (offset == 0 ? leading : []) + bytes[offset..<lineEnd], to: &removedLines, paint: style.removed)
             oldCount += 1
             offset = lineEnd
         }
@@ -126,7 +129,7 @@ struct UnifiedDiff {
         var pieceStart = 0
         while pieceStart < new.count {
             let pieceEnd = new[pieceStart...].firstIndex(of: 0x0A).map { $0 + 1 } ?? new.count
-            appendLine(UInt8(ascii: "+"), new[pieceStart..<pieceEnd], paint: style.added)
+            appendLine(UInt8(ascii: "+"), new[pieceStart..<pieceEnd], to: &addedLines, paint: style.added)
             newCount += 1
             pieceStart = pieceEnd
         }
@@ -142,6 +145,7 @@ struct UnifiedDiff {
             remaining -= 1
         }
         appendContext(hunkEnd, end)
+        flushChangedLines()
         hunkEnd = end
         let firstLine = lines.lineNumber(hunkStart)
         // An empty side is numbered by the line before it, as diff does ("-0,0" for an empty file).
@@ -151,7 +155,9 @@ struct UnifiedDiff {
             output += header
             headerWritten = true
         }
-        output += Array((style.hunk("@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@") + "\n").utf8)
+        // A side of one line is written without its count, as diff writes it.
+        func side(_ start: Int, _ count: Int) -> String { count == 1 ? "\(start)" : "\(start),\(count)" }
+        output += Array((style.hunk("@@ -\(side(oldStart, oldCount)) +\(side(newStart, newCount)) @@") + "\n").utf8)
         output += hunkBody
         lineDelta += newCount - oldCount
         hunkBody = []
@@ -160,24 +166,32 @@ struct UnifiedDiff {
         hunkStart = -1
     }
 
+    private mutating func flushChangedLines() {
+        hunkBody += removedLines
+        hunkBody += addedLines
+        removedLines.removeAll(keepingCapacity: true)
+        addedLines.removeAll(keepingCapacity: true)
+    }
+
     private mutating func appendContext(_ start: Int, _ end: Int) {
         var offset = start
+        if offset < end { flushChangedLines() }
         while offset < end {
             let lineEnd = lines.lineEnd(offset)
-            appendLine(UInt8(ascii: " "), (offset == 0 ? leading : []) + bytes[offset..<lineEnd]) { Array($0) }
+            appendLine(UInt8(ascii: " "), (offset == 0 ? leading : []) + bytes[offset..<lineEnd], to: &hunkBody) { Array($0) }
             oldCount += 1
             newCount += 1
             offset = lineEnd
         }
     }
 
-    private mutating func appendLine(_ marker: UInt8, _ line: some Collection<UInt8>, paint: (ArraySlice<UInt8>) -> [UInt8]) {
+    private func appendLine(_ marker: UInt8, _ line: some Collection<UInt8>, to target: inout [UInt8], paint: (ArraySlice<UInt8>) -> [UInt8]) {
         let body = [marker] + line
         if body.last == 0x0A {
-            hunkBody += paint(body.dropLast()) + [0x0A]
+            target += paint(body.dropLast()) + [0x0A]
         } else {
             // Only a side's last line can lack its line break.
-            hunkBody += paint(body[...]) + Array("\n\\ No newline at end of file\n".utf8)
+            target += paint(body[...]) + Array("\n\\ No newline at end of file\n".utf8)
         }
     }
 

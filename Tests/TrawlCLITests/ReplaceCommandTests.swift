@@ -11,7 +11,8 @@ import Testing
         let run = try trawl(["replace", "EventLoop\\b", "RunLoop", "."], in: tree)
         #expect(run.status == 0)
         #expect(run.stdout.contains("--- a/Sources/App/main.swift\n+++ b/Sources/App/main.swift\n@@ -1,7 +1,7 @@\n import Net\n"))
-        #expect(run.stdout.contains("-let loop = EventLoop(threads: 2)\n+let loop = RunLoop(threads: 2)\n"))
+        // Adjacent changed lines form one block, removals first (as diff writes them).
+        #expect(run.stdout.contains("-let loop = EventLoop(threads: 2)\n+// The app starts an RunLoop and serves requests until it is told to stop.\n+let loop = RunLoop(threads: 2)\n"))
         #expect(run.stderr.contains("5 files to change, 10 replacements"))
         #expect(try snapshotTree(tree) == before)
         #expect(try trawl(["replace", "NoSuchThing", "x", "."], in: tree).status == 1)
