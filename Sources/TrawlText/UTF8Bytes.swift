@@ -2,13 +2,13 @@
 public enum UTF8Bytes {
     /// The length of the scalar whose first byte is `lead`: 1 for ASCII, 2, 3 or 4 by the lead's
     /// high bits (a stray continuation byte counts as 2, so that a scan always moves forward).
-    @inlinable
+    @inlinable @inline(__always)
     public static func scalarLength(lead: UInt8) -> Int {
         lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
     }
 
     /// Whether `byte` continues a scalar (0b10xxxxxx) rather than starting one.
-    @inlinable
+    @inlinable @inline(__always)
     public static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
 }
 
