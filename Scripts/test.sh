@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the package (installs libpcre2-dev, and ripgrep, pcre2grep and sd for the
-# differential count tests, when missing).
+# differential tests, and git, patch and diff to check the preview diffs, when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/ensure-deps.sh ripgrep:rg pcre2-utils:pcre2grep sd:sd
+Scripts/ensure-deps.sh ripgrep:rg pcre2-utils:pcre2grep sd:sd git:git patch:patch diffutils:diff
 exec swift test "$@"
