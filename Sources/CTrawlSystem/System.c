@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -55,6 +54,8 @@ struct guard_slot {
 
 static struct guard_slot guard_slots[GUARD_SLOTS];
 static struct sigaction previous_bus_action;
+// Read once at install: sysconf is not async-signal-safe.
+static uintptr_t page_size = 4096;
 static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
 
 static void guard_handler(int signal, siginfo_t *info, void *context) {
@@ -62,10 +63,12 @@ static void guard_handler(int signal, siginfo_t *info, void *context) {
     for (int i = 0; i < GUARD_SLOTS; i++) {
         uintptr_t base = atomic_load(&guard_slots[i].base);
         size_t length = atomic_load(&guard_slots[i].length);
-        if (base == 0 || address < base || address >= base + length) continue;
-        long page = sysconf(_SC_PAGESIZE);
-        uintptr_t start = address & ~((uintptr_t)page - 1);
-        uintptr_t end = (base + length + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+        // A slot released and claimed again between the two loads would pair one mapping's base
+        // with another's length: the base must still be the same after the length was read.
+        if (base <= 1 || atomic_load(&guard_slots[i].base) != base) continue;
+        if (address < base || address >= base + length) continue;
+        uintptr_t start = address & ~(page_size - 1);
+        uintptr_t end = (base + length + page_size - 1) & ~(page_size - 1);
         // Zero pages from the fault to the end: the access that faulted reads zeros on return.
         void *result = mmap((void *)start, end - start, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
         if (result != MAP_FAILED) {
@@ -89,6 +92,8 @@ static void guard_handler(int signal, siginfo_t *info, void *context) {
 }
 
 static void guard_install(void) {
+    long page = sysconf(_SC_PAGESIZE);
+    if (page > 0) page_size = (uintptr_t)page;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = guard_handler;

@@ -19,6 +19,9 @@ public enum WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case readOnly
     /// A system call failed.
     case system(operation: String, reason: String)
+    /// Other programs changed the file while it was being switched; one of their versions is in
+    /// place and the other was kept at the path given, so nothing is lost.
+    case concurrentChange(keptAt: String)
 
     public var description: String {
         switch self {
@@ -27,6 +30,7 @@ public enum WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .hardLinked(let count): "has \(count) hard links; left untouched (--break-hardlinks writes it as a file of its own)"
         case .readOnly: "read-only file; left untouched"
         case .system(let operation, let reason): "\(operation): \(reason); left untouched"
+        case .concurrentChange(let path): "other programs changed the file while it was written; the latest stays, the one before it is kept at \(path)"
         }
     }
 }
@@ -37,6 +41,7 @@ public struct WritePolicy: Sendable {
     /// contents). Off by default: such a file is reported and left untouched.
     public var breaksHardLinks = false
 
+    /// A policy; by default hard-linked files are left alone.
     public init(breaksHardLinks: Bool = false) { self.breaksHardLinks = breaksHardLinks }
 }
 
@@ -95,6 +100,7 @@ public struct FileWriter: ~Copyable {
 /// microseconds). A crash at any moment leaves the file wholly old or wholly new; the rare
 /// leftover temporary file is named `.trawl-<pid>-<n>.tmp` so that a later run can remove it.
 public enum AtomicFile {
+    /// How the names of temporary files begin (a walk leaves such files out).
     public static let temporaryPrefix = ".trawl-"
     static let temporarySuffix = ".tmp"
     private static let counter = Counter()
@@ -115,7 +121,8 @@ public enum AtomicFile {
         guard status.st_mode & S_IFMT == S_IFREG else { throw WriteFailure.notRegular(kind: fileKind(status.st_mode)) }
         guard snapshot.isUnchanged(status) else { throw WriteFailure.changedSinceRead }
         if status.st_nlink > 1 && !policy.breaksHardLinks { throw WriteFailure.hardLinked(count: Int(status.st_nlink)) }
-        let mode = mode_t(snapshot.mode & 0o7777)
+        // Mode, owner and group as they are now (a chmod since the read leaves the mtime alone).
+        let mode = mode_t(status.st_mode & 0o7777)
         // A file nobody may write is left alone, even where the process could (as root).
         if mode & 0o222 == 0 { throw WriteFailure.readOnly }
 
@@ -128,7 +135,7 @@ public enum AtomicFile {
             var writer = FileWriter(descriptor: descriptor, expectedSize: snapshot.size)
             try contents(&writer)
             try writer.flush()
-            notes += keepOwnership(descriptor, snapshot: snapshot)
+            notes += keepOwnership(descriptor, owner: UInt32(status.st_uid), group: UInt32(status.st_gid))
             // After fchown, which clears set-user-ID and set-group-ID bits.
             guard fchmod(descriptor.rawValue, mode) == 0 else { throw WriteFailure.system(operation: "chmod", reason: systemMessage(errno)) }
             guard fsync(descriptor.rawValue) == 0 else { throw WriteFailure.system(operation: "fsync", reason: systemMessage(errno)) }
@@ -188,16 +195,26 @@ public enum AtomicFile {
         }
         // Another program's version: put it back, if our file is still the one in place.
         guard case .success(let current) = statPath(target, followLinks: false), UInt64(current.st_ino) == newInode else {
-            // A third writer replaced ours meanwhile: theirs stays; the version we displaced is
-            // kept beside it rather than lost.
-            throw .system(operation: "rename", reason: "other programs changed the file during the write; the version before the latest is kept at \(name.bytesDescription)")
+            // A third writer replaced ours meanwhile: theirs stays, and the version we displaced
+            // is kept beside it (under a name no cleanup removes) rather than lost.
+            throw .concurrentChange(keptAt: keepAside(name, for: target))
         }
         let undone = name.withPlatformString { from in target.withPlatformString { to in trawl_exchange_paths(from, to) } }
-        guard undone == 0 else {
-            throw .system(operation: "rename", reason: "another program changed the file during the write; its version is kept at \(name.bytesDescription)")
+        guard undone == 0 else { throw .concurrentChange(keptAt: keepAside(name, for: target)) }
+        // Ours should be back at `name`; if a third writer got in between, what is there is theirs.
+        if case .success(let back) = statPath(name, followLinks: false), UInt64(back.st_ino) == newInode {
+            _ = name.withPlatformString { unlink($0) }
+            throw .changedSinceRead
         }
-        _ = name.withPlatformString { unlink($0) }
-        throw .changedSinceRead
+        throw .concurrentChange(keptAt: keepAside(name, for: target))
+    }
+
+    /// Renames the temporary file `name` to `<target>.trawl-conflict-<pid>-<n>` (which later runs
+    /// never remove) and returns the name, for a version that must not be lost.
+    private static func keepAside(_ name: FilePath, for target: FilePath) -> String {
+        let kept = FilePath(bytes: target.bytes + Array(".trawl-conflict-\(getpid())-\(counter.next())".utf8))
+        let moved = name.withPlatformString { from in kept.withPlatformString { to in rename(from, to) } }
+        return (moved == 0 ? kept : name).bytesDescription
     }
 
     /// Whether `path` is the regular file `snapshot` describes, with content hash `hash`.
@@ -227,11 +244,8 @@ public enum AtomicFile {
     }
 
     private static func resolve(_ path: FilePath) throws(WriteFailure) -> FilePath {
-        guard let resolved = path.withPlatformString({ realpath($0, nil) }) else {
-            throw .system(operation: "cannot resolve the path", reason: systemMessage(errno))
-        }
-        defer { free(resolved) }
-        return FilePath(platformString: resolved)
+        guard let resolved = path.resolved() else { throw .system(operation: "cannot resolve the path", reason: systemMessage(errno)) }
+        return resolved
     }
 
     private static func createTemporary(in directory: FilePath, name: FilePath, mode: mode_t) throws(WriteFailure) -> (FileDescriptor, named: Bool) {
@@ -252,15 +266,15 @@ public enum AtomicFile {
     }
 
     /// Gives the new file the original's owner and group where the process may; notes what it could not keep.
-    private static func keepOwnership(_ descriptor: FileDescriptor, snapshot: FileSnapshot) -> [String] {
+    private static func keepOwnership(_ descriptor: FileDescriptor, owner: UInt32, group: UInt32) -> [String] {
         var status = stat()
         guard fstat(descriptor.rawValue, &status) == 0 else { return [] }
-        if status.st_uid == snapshot.owner && status.st_gid == snapshot.group { return [] }
-        if fchown(descriptor.rawValue, uid_t(snapshot.owner), gid_t(snapshot.group)) == 0 { return [] }
+        if status.st_uid == owner && status.st_gid == group { return [] }
+        if fchown(descriptor.rawValue, uid_t(owner), gid_t(group)) == 0 { return [] }
         // Not allowed to give the file away: keep at least the group when we are a member of it.
-        let groupKept = status.st_gid == snapshot.group || fchown(descriptor.rawValue, uid_t.max, gid_t(snapshot.group)) == 0
-        var notes = ["owner \(snapshot.owner) could not be kept (now \(status.st_uid))"]
-        if !groupKept { notes.append("group \(snapshot.group) could not be kept (now \(status.st_gid))") }
+        let groupKept = status.st_gid == group || fchown(descriptor.rawValue, uid_t.max, gid_t(group)) == 0
+        var notes = ["owner \(owner) could not be kept (now \(status.st_uid))"]
+        if !groupKept { notes.append("group \(group) could not be kept (now \(status.st_gid))") }
         return notes
     }
 

@@ -136,7 +136,7 @@ extension FileContent {
             length += got
             // Binary files are skipped early: check the first block, and every block of a stream
             // (a device such as /dev/zero never ends).
-            if probed == 0 && length >= 2, let utf16 = utf16Mark(UnsafeBufferPointer(start: base, count: 2)) {
+            if probed < 2 && length >= 2, let utf16 = utf16Mark(UnsafeBufferPointer(start: base, count: 2)) {
                 base.deallocate()
                 return .failure(utf16) // NUL bytes are ordinary in UTF-16 text: say what it is
             }

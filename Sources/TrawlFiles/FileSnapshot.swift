@@ -4,18 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// What identifies a file's state at one moment, to detect that it changed before writing it,
-/// and what a rewrite must keep (mode, owner, group). The content hash is kept separately.
+/// What identifies a file's state at one moment, to detect that it changed before writing it. The
+/// content hash is kept separately (``FileContent/hash``).
 public struct FileSnapshot: Hashable, Sendable {
+    /// The size in bytes.
     public var size: Int
+    /// The modification time: seconds, and nanoseconds within the second.
     public var modificationSeconds: Int
     public var modificationNanoseconds: Int
+    /// The device and inode: the file's identity (a rename-based save gives a new inode).
     public var device: UInt64
     public var inode: UInt64
-    public var mode: UInt32
-    public var owner: UInt32
-    public var group: UInt32
-    public var linkCount: Int
 }
 
 extension FileSnapshot {
@@ -27,8 +26,7 @@ extension FileSnapshot {
         let modified = status.st_mtim
         #endif
         self.init(size: size, modificationSeconds: Int(modified.tv_sec), modificationNanoseconds: Int(modified.tv_nsec),
-                  device: UInt64(status.st_dev), inode: UInt64(status.st_ino), mode: UInt32(status.st_mode),
-                  owner: UInt32(status.st_uid), group: UInt32(status.st_gid), linkCount: Int(status.st_nlink))
+                  device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// Whether `status` shows the same file, unchanged in size and modification time.
@@ -47,10 +45,12 @@ public struct ContentHasher: Sendable {
     private var pending: UInt64 = 0
     private var pendingCount = 0
 
+    /// A hasher that has seen nothing.
     public init() {}
 
     private mutating func mix(_ word: UInt64) { hash = (hash ^ word) &* 0x0000_0100_0000_01B3 }
 
+    /// Feeds the next bytes.
     public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
         var index = 0
         // Finish a word left incomplete by the previous piece.

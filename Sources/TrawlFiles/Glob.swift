@@ -8,6 +8,7 @@ public struct Glob: Hashable, Sendable {
     /// The pattern with its `{...}` alternatives expanded.
     let alternatives: [[UInt8]]
 
+    /// Parses a glob (braces are expanded here, once).
     public init(_ pattern: String) { alternatives = Glob.expandBraces(Array(pattern.utf8)[...]) }
 
     /// Whether the glob matches all of `path`.

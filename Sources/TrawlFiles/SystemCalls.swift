@@ -68,17 +68,24 @@ extension FilePath {
     }
 
     /// This path with `name` (raw bytes of one component) appended.
-    func appending(name: [UInt8]) -> FilePath {
-        var joined = bytes
-        if joined.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
-        joined += name
-        return FilePath(bytes: joined)
+    func appending(name: [UInt8]) -> FilePath { FilePath(bytes: joinedPath(bytes, name)) }
+
+    /// The absolute path with every symbolic link resolved (`realpath`), or `nil` (errno set).
+    func resolved() -> FilePath? {
+        guard let resolved = withPlatformString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return FilePath(platformString: resolved)
     }
 }
 
 extension FilePath {
     /// The `stat` of the file the path names (links followed), or the error.
     public func status() -> Result<stat, Errno> { statPath(self) }
+}
+
+/// `directory/name` as bytes (no doubled separator after a root such as `/` or `dir/`).
+func joinedPath(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
+    directory.last == UInt8(ascii: "/") ? directory + name : directory + [UInt8(ascii: "/")] + name
 }
 
 /// `stat` of a path, or the error.

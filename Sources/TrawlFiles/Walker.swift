@@ -36,6 +36,7 @@ public struct WalkedFile: Sendable, Hashable {
     /// Whether the user named the file directly (explicit files are searched even if ignored).
     public let isExplicit: Bool
 
+    /// A file to search; `isExplicit` when the user named it.
     public init(path: FilePath, isExplicit: Bool) {
         self.path = path
         self.isExplicit = isExplicit
@@ -46,10 +47,12 @@ public struct WalkedFile: Sendable, Hashable {
 /// ignore files, hidden-file rules, `-g` globs and size limits — the stage a persisted index can
 /// later replace with a candidate list.
 public struct Walker: Sendable {
+    /// The options the walk applies.
     public let options: WalkOptions
     private let includeGlobs: [IgnoreRule]
     private let excludeGlobs: [IgnoreRule]
 
+    /// A walker with these options (globs are parsed once, here).
     public init(options: WalkOptions) {
         self.options = options
         var include: [IgnoreRule] = [], exclude: [IgnoreRule] = []
@@ -68,6 +71,7 @@ public struct Walker: Sendable {
         /// Problems met on the way (unreadable folders, missing paths, broken links, loops).
         public var errors: [String] = []
 
+        /// A result holding these files and problems.
         public init(files: [WalkedFile] = [], errors: [String] = []) {
             self.files = files
             self.errors = errors
@@ -117,20 +121,14 @@ public struct Walker: Sendable {
         return slash == 0 ? [UInt8(ascii: "/")] : Array(path[..<slash])
     }
 
-    private static func resolved(_ path: FilePath) -> [UInt8]? {
-        guard let resolved = path.withPlatformString({ realpath($0, nil) }) else { return nil }
-        defer { free(resolved) }
-        return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
-    }
+    private static func resolved(_ path: FilePath) -> [UInt8]? { path.resolved()?.bytes }
 
     private static func exists(_ path: [UInt8]) -> Bool {
         if case .success = statPath(FilePath(bytes: path)) { return true }
         return false
     }
 
-    private static func joined(_ directory: [UInt8], _ name: String) -> [UInt8] {
-        (directory == [UInt8(ascii: "/")] ? directory : directory + [UInt8(ascii: "/")]) + Array(name.utf8)
-    }
+    private static func joined(_ directory: [UInt8], _ name: String) -> [UInt8] { joinedPath(directory, Array(name.utf8)) }
 
     /// The git repository `path` is in: the nearest folder at or above it holding `.git`.
     private func repositoryRoot(of path: FilePath) -> [UInt8]? {
@@ -149,7 +147,8 @@ public struct Walker: Sendable {
         guard let start = Walker.resolved(root) else { return }
         var ancestors: [(path: [UInt8], inRepository: Bool)] = []
         var current = start
-        var belowRepositoryRoot = repository != nil
+        // Folders above the repository's root are outside it (the root itself may be the start).
+        var belowRepositoryRoot = repository != nil && repository != start
         while let parent = Walker.parent(of: current) {
             ancestors.append((parent, belowRepositoryRoot || options.noRequireGit))
             if parent == repository { belowRepositoryRoot = false }
@@ -184,13 +183,14 @@ public struct Walker: Sendable {
     /// `true` ignored, `false` selected by a rule (a negation or an include glob: then even a
     /// hidden entry is searched, as in ripgrep), `nil` no rule applies.
     private func decision(_ relative: [UInt8], name: ArraySlice<UInt8>, isDirectory: Bool, ignores: [IgnoreFile]) -> Bool? {
-        // -g globs override the ignore files entirely, as in ripgrep: excluded if an exclude glob
-        // matches; a file must match an include glob when there are any; otherwise searched.
-        if !includeGlobs.isEmpty || !excludeGlobs.isEmpty {
-            for rule in excludeGlobs where rule.matches(relativePath: relative[...], name: name, isDirectory: isDirectory) { return true }
-            if isDirectory || includeGlobs.isEmpty { return nil }
+        // -g globs override the ignore files where they decide, as in ripgrep: excluded if an
+        // exclude glob matches; with include globs, a file is searched if one matches and left
+        // out otherwise.
+        for rule in excludeGlobs where rule.matches(relativePath: relative[...], name: name, isDirectory: isDirectory) { return true }
+        if !includeGlobs.isEmpty && !isDirectory {
             return includeGlobs.contains { $0.matches(relativePath: relative[...], name: name, isDirectory: false) } ? false : true
         }
+        // No glob decided (none given, only excludes that did not match, or a folder): the ignore files do.
         for file in ignores.reversed() {
             if let decision = file.decision(for: relative, name: name, isDirectory: isDirectory) { return decision }
         }
@@ -225,10 +225,15 @@ public struct Walker: Sendable {
         let directoryBytes = directory.bytes
         for (name, type) in entries {
             if name == Array(".git".utf8) { continue }
-            let path = FilePath(bytes: (directoryBytes.last == UInt8(ascii: "/") ? directoryBytes : directoryBytes + [UInt8(ascii: "/")]) + name)
+            let path = FilePath(bytes: joinedPath(directoryBytes, name))
             if let excludes = options.excludes, excludes(path, name) { continue }
             let childRelative = relative.isEmpty ? name : relative + [0x2F] + name
             var kind = type
+            if kind == UInt8(DT_UNKNOWN), !options.followLinks, case .success(let status) = statPath(path, followLinks: false) {
+                // Some file systems do not give the type: look without following a link.
+                let format = status.st_mode & S_IFMT
+                kind = format == S_IFLNK ? UInt8(DT_LNK) : format == S_IFDIR ? UInt8(DT_DIR) : format == S_IFREG ? UInt8(DT_REG) : 0
+            }
             if kind == UInt8(DT_UNKNOWN) || kind == UInt8(DT_LNK) {
                 if kind == UInt8(DT_LNK) && !options.followLinks { continue }
                 switch statPath(path) {

@@ -10,9 +10,12 @@ import TrawlText
 public struct ReplacementPlan: Sendable, Equatable {
     /// One replacement: the bytes it replaces and the bytes that go in their place.
     public struct Change: Sendable, Equatable {
+        /// The replaced bytes' range in the text.
         public var range: Range<Int>
+        /// The bytes put in their place (valid UTF-8).
         public var replacement: [UInt8]
 
+        /// A change replacing `range` with `replacement`.
         public init(range: Range<Int>, replacement: [UInt8]) {
             self.range = range
             self.replacement = replacement

@@ -3,10 +3,12 @@ import TrawlKernels
 /// Line arithmetic on one contiguous buffer: line starts and ends, and 1-based line numbers for
 /// offsets visited in increasing order (counting line feeds incrementally, with the SIMD kernel).
 public struct LineLocator {
+    /// The text.
     public let bytes: UnsafeBufferPointer<UInt8>
     private var countedOffset = 0
     private var countedLine = 1
 
+    /// A locator over `bytes`, which must stay valid while it is used.
     public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// The start of the line holding `offset`.

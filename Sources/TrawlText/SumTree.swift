@@ -80,6 +80,7 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
     /// The number of items.
     public var count: Int { root.count }
 
+    /// Whether the tree has no items.
     public var isEmpty: Bool { root.count == 0 }
 
     /// The summary of all items.

@@ -56,13 +56,13 @@ import Testing
     }
 
     @Test func globsAndSizeLimits() throws {
-        // As in ripgrep, -g globs override the ignore files (checked against rg 13 on this tree).
+        // As in ripgrep, -g globs override the ignore files where they decide: an include glob for
+        // every file, an exclude glob only for what it matches (checked against rg 13 on this tree).
         let swift = try trawl(["find", "-l", "EventLoop", ".", "-g", "*.swift"], in: tree).stdoutLines.sorted()
         #expect(swift == ["./Sources/App/main.swift", "./Sources/Net/EventLoop.swift", "./Sources/Net/Server.swift",
                           "./vendor/copy.swift", "./vendor/keep.swift"])
         let noNet = try trawl(["find", "-l", "EventLoop", ".", "-g", "!Net"], in: tree).stdoutLines.sorted()
-        #expect(noNet == ["./Sources/App/main.swift", "./build/output.txt", "./debug.log", "./docs/NOTES.md",
-                          "./vendor/copy.swift", "./vendor/keep.swift"])
+        #expect(noNet == ["./Sources/App/main.swift", "./docs/NOTES.md", "./vendor/keep.swift"])
         let small = try trawl(["find", "-l", "EventLoop", ".", "--max-filesize", "100"], in: tree).stdoutLines.sorted()
         #expect(small == ["./docs/NOTES.md", "./vendor/keep.swift"])
     }

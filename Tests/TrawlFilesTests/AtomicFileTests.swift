@@ -60,6 +60,16 @@ import Testing
         #expect(try leftovers(beside: url).isEmpty)
     }
 
+    @Test func aModeChangedSinceTheReadIsKept() throws {
+        let url = try temporaryFile("original\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        let content = try load(url)
+        // chmod changes no modification time: the write goes ahead, with the mode as it is now.
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: url.path)
+        try replace(url, content, with: "replaced\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0o640)
+    }
+
     @Test func aFileWithSeveralHardLinksIsLeftAloneUnlessAllowed() throws {
         let url = try temporaryFile("original\n")
         let link = url.deletingLastPathComponent().appendingPathComponent("trawl-link-\(UUID().uuidString)")

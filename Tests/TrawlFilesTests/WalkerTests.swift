@@ -59,6 +59,28 @@ import Testing
         #expect(names(walk(root) { $0.globs = ["*.{txt,md}", "pla{in,ne}"] }, under: root) == ["plain"])
     }
 
+    @Test func excludeGlobsKeepTheIgnoreFiles() throws {
+        let top = try temporaryFolder("globs")
+        try FileManager.default.createDirectory(at: top.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        for name in ["kept.txt", "ignored.txt", "Cargo.lock"] { try Data("x\n".utf8).write(to: top.appendingPathComponent(name)) }
+        try Data("ignored.txt\n".utf8).write(to: top.appendingPathComponent(".gitignore"))
+        let root = FilePath(top.path)
+        // An exclude glob decides only for what it matches; the .gitignore still applies to the rest.
+        #expect(names(walk(root) { $0.globs = ["!*.lock"] }, under: root) == ["kept.txt"])
+        // An include glob decides for every file (and overrides the ignore files), as in ripgrep.
+        #expect(names(walk(root) { $0.globs = ["*.txt"] }, under: root) == ["ignored.txt", "kept.txt"])
+    }
+
+    @Test func gitIgnoreFilesAboveTheRepositoryRootDoNotApply() throws {
+        let top = try temporaryFolder("above")
+        let repository = top.appendingPathComponent("repo")
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try Data("*\n".utf8).write(to: top.appendingPathComponent(".gitignore")) // a dotfiles repository's, say
+        try Data("x\n".utf8).write(to: repository.appendingPathComponent("file.txt"))
+        let root = FilePath(repository.path)
+        #expect(names(walk(root), under: root) == ["file.txt"])
+    }
+
     @Test func loopsAndBrokenLinksAreReportedWhenFollowingLinks() throws {
         let top = try temporaryFolder("links")
         try FileManager.default.createDirectory(at: top.appendingPathComponent("d"), withIntermediateDirectories: true)
