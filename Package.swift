@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TrawlTestSupport", dependencies: ["TrawlMatch"], path: "Tests/TrawlTestSupport"),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
-        .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlMatch", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
     ],
     swiftLanguageModes: [.v6]

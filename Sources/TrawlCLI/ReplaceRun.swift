@@ -73,14 +73,9 @@ public struct ReplaceRun: Sendable {
         let roots: [FilePath] = paths.isEmpty ? ["."] : paths
         let implicitRoot = paths.isEmpty
         var walk = self.walk
-        let removesLeftovers = action != .preview
-        walk.excludes = { path, name in
-            // Temporary files of trawl's writes are never searched; those of runs that died are
-            // removed when this run writes (so leftovers of several killed runs do not pile up).
-            guard name.starts(with: Array(AtomicFile.temporaryPrefix.utf8)) else { return false }
-            if removesLeftovers && AtomicFile.isStaleTemporary(name) { _ = path.withPlatformString { unlink($0) } }
-            return true
-        }
+        // Temporary files of trawl's writes are never searched; those of runs that died are
+        // removed when this run writes (so leftovers of several killed runs do not pile up).
+        walk.excludes = FileReplacement.temporaryFileFilter(removingLeftovers: action != .preview, then: walk.excludes)
         var failed = false
         var totals = (files: 0, changes: 0, bytes: 0)
         var searched = 0
@@ -197,26 +192,9 @@ public struct ReplaceRun: Sendable {
                 }
                 switch action {
                 case .write:
-                    var count = 0
                     do {
-                        let notes = try AtomicFile.replace(path: file.path, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
-                            try writer.write(content.byteOrderMark)
-                            var copied = 0
-                            var failure: WriteFailure?
-                            try eachChange { change in
-                                guard failure == nil else { return }
-                                do throws(WriteFailure) {
-                                    try writer.write(UnsafeBufferPointer(rebasing: bytes[copied..<change.range.lowerBound]))
-                                    try writer.write(change.replacement)
-                                } catch {
-                                    failure = error
-                                }
-                                copied = change.range.upperBound
-                                count += 1
-                            }
-                            if let failure { throw failure }
-                            try writer.write(UnsafeBufferPointer(rebasing: bytes[copied...]))
-                        }
+                        let (count, notes) = try FileReplacement(matcher: matcher, template: template, policy: writePolicy)
+                            .apply(to: content, at: file.path)
                         outcome.notes += notes.map { "\(display.text): \($0)" }
                         if json { try emitJSON(applied: true) }
                         outcome.changes = count

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+import TrawlMatch
+
+/// Replacing every match in files, as a library: what an editor's "replace in files" and the
+/// `trawl replace --write` command both run. Each file is read, its replacement plan streamed to
+/// a new file, and the new file switched in atomically (``AtomicFile``); results reach the caller
+/// as values, in walk order, never as printed text.
+public struct FileReplacement: Sendable {
+    /// What is replaced.
+    public let matcher: any Matcher
+    /// What replaces it (already parsed against the matcher's groups).
+    public let template: ReplacementTemplate
+    /// What a write may do to files with several links.
+    public var policy: WritePolicy
+
+    /// A replacement of `matcher`'s matches by `template`.
+    public init(matcher: any Matcher, template: ReplacementTemplate, policy: WritePolicy = WritePolicy()) {
+        self.matcher = matcher
+        self.template = template
+        self.policy = policy
+    }
+
+    /// What happened to one file.
+    public enum Outcome: Sendable {
+        /// The matches were replaced; notes say what could not be kept (an owner, say).
+        case replaced(count: Int, notes: [String])
+        /// Nothing matched; the file was not written.
+        case unchanged
+        /// The file was not searched (binary, not UTF-8, UTF-16, not a regular file, unreadable).
+        case skipped(FileSkip)
+        /// The file is left as it was: the write was refused (``WriteFailure``) or the pattern
+        /// failed on it (``MatchError``).
+        case failed(any Error & Sendable)
+    }
+
+    /// A file and what happened to it.
+    public struct Result: Sendable {
+        /// The file, as the walk found it.
+        public let path: FilePath
+        /// What happened to it.
+        public let outcome: Outcome
+    }
+
+    /// Replaces the matches in the file at `path`.
+    public func apply(to path: FilePath) -> Outcome {
+        switch FileContent.read(path: path, for: .rewrite) {
+        case .failure(let skip): return .skipped(skip)
+        case .success(let content):
+            do {
+                let (count, notes) = try apply(to: content, at: path)
+                return count == 0 ? .unchanged : .replaced(count: count, notes: notes)
+            } catch let error as WriteFailure {
+                return .failed(error)
+            } catch let error as MatchError {
+                return .failed(error)
+            } catch {
+                return .failed(WriteFailure.system(operation: "replace", reason: "\(error)"))
+            }
+        }
+    }
+
+    /// Replaces the matches in `content`, read from `path` for rewriting, and returns how many
+    /// there were (0: nothing was written) with the write's notes. The changes stream from the
+    /// matcher to the new file: memory does not grow with their number.
+    /// - Throws: ``MatchError`` or ``WriteFailure``; the file is then as it was.
+    public func apply(to content: FileContent, at path: FilePath) throws -> (count: Int, notes: [String]) {
+        guard let hash = content.hash else {
+            throw WriteFailure.system(operation: "replace", reason: "the content was not read for rewriting")
+        }
+        // No temporary file for a file without a match.
+        guard try matcher.firstMatch(in: content.text) != nil else { return (0, []) }
+        var count = 0
+        let notes = try content.text.withBytes { bytes in
+            try AtomicFile.replace(path: path, expecting: content.snapshot, hash: hash, policy: policy) { writer in
+                try writer.write(content.byteOrderMark)
+                var copied = 0
+                var failure: WriteFailure?
+                try ReplacementPlan.forEachChange(matching: matcher, in: content.text, template: template) { change in
+                    guard failure == nil else { return }
+                    do throws(WriteFailure) {
+                        try writer.write(UnsafeBufferPointer(rebasing: bytes[copied..<change.range.lowerBound]))
+                        try writer.write(change.replacement)
+                    } catch {
+                        failure = error
+                    }
+                    copied = change.range.upperBound
+                    count += 1
+                }
+                if let failure { throw failure }
+                try writer.write(UnsafeBufferPointer(rebasing: bytes[copied...]))
+            }
+        }
+        return (count, notes)
+    }
+
+    /// Walks `roots` and replaces in every file found, handing each result to `sink` in walk
+    /// order; returns the walk's own problems. Leftover temporary files of interrupted writes are
+    /// removed on the way.
+    public func apply(to roots: [FilePath], walk options: WalkOptions, sink: (Result) -> Void) -> Walker.Result {
+        var options = options
+        options.excludes = FileReplacement.temporaryFileFilter(removingLeftovers: true, then: options.excludes)
+        return Walker(options: options).walk(roots) { file in sink(Result(path: file.path, outcome: apply(to: file.path))) }
+    }
+
+    /// The results of ``apply(to:walk:sink:)`` as an asynchronous sequence, produced on a task of
+    /// their own (a file being written when the consumer stops listening is finished, not cut).
+    public func results(for roots: [FilePath], walk options: WalkOptions) -> AsyncStream<Result> {
+        AsyncStream { continuation in
+            let task = Task.detached {
+                _ = apply(to: roots, walk: options) { result in continuation.yield(result) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// A walk filter that leaves out trawl's temporary files (and removes those of runs that died,
+    /// when asked), before any filter of the caller's.
+    public static func temporaryFileFilter(removingLeftovers: Bool,
+                                           then next: (@Sendable (FilePath, [UInt8]) -> Bool)? = nil) -> @Sendable (FilePath, [UInt8]) -> Bool {
+        { path, name in
+            if name.starts(with: Array(AtomicFile.temporaryPrefix.utf8)) {
+                if removingLeftovers && AtomicFile.isStaleTemporary(name) { _ = path.withPlatformString { unlink($0) } }
+                return true
+            }
+            return next?(path, name) ?? false
+        }
+    }
+}
