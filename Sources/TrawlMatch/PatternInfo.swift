@@ -1,0 +1,90 @@
+/// A pattern's language as far as the analysis tracks it.
+struct PatternInfo {
+    typealias Literals = Set<[UInt16]>
+    /// Every string the sub-pattern can match, when that set is small.
+    var exact: Literals?
+    /// Strings of which every match contains one, when known.
+    var required: Literals?
+    var canMatchLineFeed: Bool
+
+    static let maxSetSize = 32
+    static let maxLiteralLength = 64
+
+    static let empty = PatternInfo(exact: [[]], required: nil, canMatchLineFeed: false)
+    static func unknown(lineFeed: Bool) -> PatternInfo { PatternInfo(exact: nil, required: nil, canMatchLineFeed: lineFeed) }
+    static func literal(_ units: [UInt16]) -> PatternInfo { PatternInfo(exact: [units], required: nil, canMatchLineFeed: units.contains(0x0A)) }
+
+    /// The better of two required sets (the more selective).
+    static func best(_ a: Literals?, _ b: Literals?) -> Literals? {
+        func score(_ set: Literals) -> Int {
+            set.contains { $0.isEmpty } ? 0 : set.map { PrefilterLiteral(units: $0).score }.min() ?? 0
+        }
+        guard let a, score(a) > 0 else { return b.flatMap { score($0) > 0 ? $0 : nil } }
+        guard let b, score(b) > 0 else { return a }
+        return score(a) >= score(b) ? a : b
+    }
+
+    /// Concatenation keeps the exact set of the current run of exact items; a non-exact item ends
+    /// the run, which then competes to be the required set.
+    static func concat(_ items: [PatternInfo]) -> PatternInfo {
+        var run: Literals? = [[]]
+        var allExact = true
+        var required: Literals?
+        var lineFeed = false
+        for item in items {
+            lineFeed = lineFeed || item.canMatchLineFeed
+            guard let exact = item.exact else {
+                allExact = false
+                required = best(required, best(run, item.required))
+                run = [[]]
+                continue
+            }
+            let current = run ?? [[]]
+            if current.count * exact.count <= maxSetSize {
+                let joined = Set(current.flatMap { left in exact.map { left + $0 } })
+                if !joined.contains(where: { $0.count > maxLiteralLength }) {
+                    run = joined
+                    continue
+                }
+            }
+            // Too many or too long: keep the best so far and start a new run.
+            allExact = false
+            required = best(required, current)
+            run = exact
+        }
+        if allExact { return PatternInfo(exact: run, required: required, canMatchLineFeed: lineFeed) }
+        return PatternInfo(exact: nil, required: best(required, run), canMatchLineFeed: lineFeed)
+    }
+
+    static func alternation(_ items: [PatternInfo]) -> PatternInfo {
+        guard items.count > 1 else { return items.first ?? .empty }
+        var exact: Literals? = []
+        var required: Literals? = []
+        for item in items {
+            if let e = item.exact, let current = exact, current.count + e.count <= maxSetSize {
+                exact = current.union(e)
+            } else {
+                exact = nil
+            }
+            if let r = best(item.required, item.exact), let current = required, current.count + r.count <= maxSetSize {
+                required = current.union(r)
+            } else {
+                required = nil
+            }
+        }
+        return PatternInfo(exact: exact, required: required, canMatchLineFeed: items.contains { $0.canMatchLineFeed })
+    }
+
+    func repeated(min: Int, max: Int?) -> PatternInfo {
+        if min == 0 {
+            let exactOptional: Literals? = max == 1 ? exact.map { $0.union([[]]) } : nil
+            return PatternInfo(exact: exactOptional, required: nil, canMatchLineFeed: canMatchLineFeed)
+        }
+        if min == 1 && max == 1 { return self }
+        var exactPower: Literals?
+        if let exact, max == min, min <= 4 {
+            exactPower = PatternInfo.concat(Array(repeating: PatternInfo(exact: exact, required: nil, canMatchLineFeed: false), count: min)).exact
+        }
+        return PatternInfo(exact: exactPower, required: PatternInfo.best(required, exact), canMatchLineFeed: canMatchLineFeed)
+    }
+}

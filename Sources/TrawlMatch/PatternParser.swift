@@ -1,0 +1,484 @@
+import TrawlText
+
+/// A recursive-descent reader of PCRE2 syntax that copies the pattern (rewriting line feeds) and
+/// computes ``PatternInfo``.
+struct PatternParser {
+    struct Flags {
+        var caseless: Bool
+        var dotAll = false
+        var extended = false
+        var extendedMore = false
+    }
+
+    let pattern: [UInt8]
+    var index = 0
+    var output: [UInt8] = []
+    var offsetMap: [(compiled: Int, original: Int)] = []
+    var failed = false
+    var mentionsLineBreak = false
+    var hasSubjectAssertions = false
+    /// Any zero-width assertion: anchors, `\b`, `\B`, `\K`, lookaround.
+    var hasAssertions = false
+    /// Inside a lookbehind `\n` stays as written: PCRE2 needs fixed-length lookbehinds, and the
+    /// character before a position after CRLF is the LF anyway.
+    var lookbehindDepth = 0
+    var initialFlags: Flags
+
+    init(pattern: [UInt8], caseless: Bool) {
+        self.pattern = pattern
+        initialFlags = Flags(caseless: caseless)
+        output.reserveCapacity(pattern.count + 16)
+    }
+
+    private var atEnd: Bool { index >= pattern.count }
+    private func peek(_ ahead: Int = 0) -> UInt8? { index + ahead < pattern.count ? pattern[index + ahead] : nil }
+
+    private mutating func copy(_ count: Int = 1) {
+        let end = Swift.min(index + count, pattern.count)
+        output.append(contentsOf: pattern[index..<end])
+        index = end
+    }
+
+    private mutating func emitLineFeed(consuming count: Int) {
+        mentionsLineBreak = true
+        if lookbehindDepth > 0 {
+            copy(count)
+            return
+        }
+        output.append(contentsOf: Array("(?:\\r?\\n)".utf8))
+        index += count
+        offsetMap.append((output.count, index))
+    }
+
+    mutating func parseTopLevel() -> PatternInfo {
+        // Leading (*VERB) settings such as (*UTF) or (*CRLF) change how the whole pattern is read.
+        if peek() == UInt8(ascii: "("), peek(1) == UInt8(ascii: "*") { failed = true }
+        var flags = initialFlags
+        var info = parseAlternation(&flags)
+        while !atEnd {
+            // An unbalanced ')' is a PCRE2 error; copy the rest so PCRE2 reports it.
+            failed = true
+            copy()
+            info = .unknown(lineFeed: true)
+            _ = parseAlternation(&flags)
+        }
+        return info
+    }
+
+    private mutating func parseAlternation(_ flags: inout Flags) -> PatternInfo {
+        var branches = [parseSequence(&flags)]
+        while peek() == UInt8(ascii: "|") {
+            copy()
+            branches.append(parseSequence(&flags))
+        }
+        return .alternation(branches)
+    }
+
+    private mutating func skipExtendedSpace(_ flags: Flags) {
+        guard flags.extended else { return }
+        while let byte = peek() {
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                copy()
+            } else if byte == UInt8(ascii: "#") {
+                while let b = peek(), b != 0x0A { copy(); _ = b }
+            } else {
+                return
+            }
+        }
+    }
+
+    private mutating func parseSequence(_ flags: inout Flags) -> PatternInfo {
+        var items: [PatternInfo] = []
+        while true {
+            skipExtendedSpace(flags)
+            guard let byte = peek(), byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") else { break }
+            guard var atom = parseAtom(&flags) else { continue }
+            while true {
+                skipExtendedSpace(flags)
+                guard let (min, max) = parseQuantifier() else { break }
+                atom = atom.repeated(min: min, max: max)
+            }
+            items.append(atom)
+        }
+        return .concat(items)
+    }
+
+    /// Reads `* + ? {n} {n,} {n,m}` and a following lazy `?` or possessive `+`.
+    private mutating func parseQuantifier() -> (Int, Int?)? {
+        guard let byte = peek() else { return nil }
+        var bounds: (Int, Int?)
+        switch byte {
+        case UInt8(ascii: "*"): bounds = (0, nil); copy()
+        case UInt8(ascii: "+"): bounds = (1, nil); copy()
+        case UInt8(ascii: "?"): bounds = (0, 1); copy()
+        case UInt8(ascii: "{"):
+            var cursor = index + 1
+            func number() -> Int? {
+                let start = cursor
+                while cursor < pattern.count, (0x30...0x39).contains(pattern[cursor]) { cursor += 1 }
+                return cursor > start ? Int(String(decoding: pattern[start..<cursor], as: UTF8.self)).map { Swift.min($0, 100_000) } : nil
+            }
+            guard let low = number() else { return nil }
+            var high: Int? = low
+            if cursor < pattern.count, pattern[cursor] == UInt8(ascii: ",") {
+                cursor += 1
+                high = number()
+            }
+            guard cursor < pattern.count, pattern[cursor] == UInt8(ascii: "}") else { return nil }
+            copy(cursor + 1 - index)
+            bounds = (low, high)
+        default:
+            return nil
+        }
+        if let next = peek(), next == UInt8(ascii: "?") || next == UInt8(ascii: "+") { copy() }
+        return bounds
+    }
+
+    private mutating func parseAtom(_ flags: inout Flags) -> PatternInfo? {
+        let byte = pattern[index]
+        switch byte {
+        case UInt8(ascii: "("):
+            return parseGroup(&flags)
+        case UInt8(ascii: "["):
+            return parseClass(flags)
+        case UInt8(ascii: "\\"):
+            return parseEscape(flags)
+        case UInt8(ascii: "."):
+            copy()
+            if flags.dotAll { mentionsLineBreak = true }
+            return .unknown(lineFeed: flags.dotAll)
+        case UInt8(ascii: "^"), UInt8(ascii: "$"):
+            hasAssertions = true
+            copy()
+            return .empty
+        case UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"):
+            failed = true // a quantifier with nothing to repeat: PCRE2 reports it
+            copy()
+            return .unknown(lineFeed: true)
+        case 0x0A:
+            emitLineFeed(consuming: 1)
+            return PatternInfo(exact: [[0x0A], [0x0D, 0x0A]], required: nil, canMatchLineFeed: true)
+        default:
+            if byte == 0x0D { mentionsLineBreak = true }
+            let scalar = decodeScalar()
+            return literalInfo(scalar, flags)
+        }
+    }
+
+    /// Copies one UTF-8 scalar and returns it.
+    private mutating func decodeScalar() -> Unicode.Scalar {
+        let lead = pattern[index]
+        let length = UTF8Bytes.scalarLength(lead: lead)
+        let bytes = pattern[index..<Swift.min(index + length, pattern.count)]
+        copy(length)
+        return String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+    }
+
+    private func literalInfo(_ scalar: Unicode.Scalar, _ flags: Flags) -> PatternInfo {
+        let bytes = Array(String(scalar).utf8).map(UInt16.init)
+        guard flags.caseless, scalar.properties.changesWhenCaseMapped else { return .literal(bytes) }
+        if scalar.isASCII {
+            let lower = UInt8(scalar.value) | 0x20
+            // k and s also match the Kelvin sign and long s under Unicode case folding.
+            if lower == UInt8(ascii: "k") || lower == UInt8(ascii: "s") { return .unknown(lineFeed: false) }
+            return .literal([PrefilterLiteral.caselessFlag | UInt16(lower)])
+        }
+        return .unknown(lineFeed: false)
+    }
+
+    private mutating func skipPast(_ terminator: UInt8) {
+        while let byte = peek() {
+            copy()
+            if byte == UInt8(ascii: "\\") { copy(); continue }
+            if byte == terminator { return }
+        }
+    }
+
+    /// Reads a group; returns `nil` for items that match nothing and take no quantifier (comments,
+    /// option settings).
+    private mutating func parseGroup(_ flags: inout Flags) -> PatternInfo? {
+        copy() // (
+        var inner = flags
+        var isLookaround = false
+        var isLookbehind = false
+        if peek() == UInt8(ascii: "*") {
+            failed = true // (*VERB) or (*positive lookahead:...) forms
+            skipPast(UInt8(ascii: ")"))
+            return .unknown(lineFeed: true)
+        }
+        if peek() == UInt8(ascii: "?") {
+            copy()
+            guard let kind = peek() else { failed = true; return .unknown(lineFeed: true) }
+            switch kind {
+            case UInt8(ascii: "#"):
+                skipPast(UInt8(ascii: ")"))
+                return nil
+            case UInt8(ascii: ":"), UInt8(ascii: ">"):
+                copy()
+            case UInt8(ascii: "|"):
+                failed = true // branch reset renumbers groups
+                copy()
+            case UInt8(ascii: "="), UInt8(ascii: "!"):
+                copy()
+                isLookaround = true
+            case UInt8(ascii: "<") where peek(1) == UInt8(ascii: "=") || peek(1) == UInt8(ascii: "!"):
+                copy(2)
+                isLookaround = true
+                isLookbehind = true
+            case UInt8(ascii: "<"), UInt8(ascii: "'"):
+                skipPast(kind == UInt8(ascii: "<") ? UInt8(ascii: ">") : UInt8(ascii: "'"))
+            case UInt8(ascii: "P") where peek(1) == UInt8(ascii: "<"):
+                copy()
+                skipPast(UInt8(ascii: ">"))
+            case UInt8(ascii: "-") where peek(1).map({ (0x30...0x39).contains($0) }) ?? false:
+                // A relative subroutine call, (?-1).
+                failed = true
+                skipPast(UInt8(ascii: ")"))
+                return .unknown(lineFeed: true)
+            case UInt8(ascii: "P"), UInt8(ascii: "R"), UInt8(ascii: "&"), UInt8(ascii: "C"), UInt8(ascii: "+"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // Recursion, subroutine calls, named back references and callouts.
+                failed = true
+                skipPast(UInt8(ascii: ")"))
+                return .unknown(lineFeed: true)
+            case UInt8(ascii: "("):
+                failed = true // conditional group
+                skipPast(UInt8(ascii: ")"))
+            default:
+                // Option settings: (?imsx-imsx) or (?imsx-imsx:...), and (?^...).
+                var enable = true
+                var setting = inner
+                while let letter = peek(), letter != UInt8(ascii: ")"), letter != UInt8(ascii: ":") {
+                    switch letter {
+                    case UInt8(ascii: "-"): enable = false
+                    case UInt8(ascii: "^"): setting = Flags(caseless: false)
+                    case UInt8(ascii: "i"): setting.caseless = enable
+                    case UInt8(ascii: "s"): setting.dotAll = enable
+                    case UInt8(ascii: "x"):
+                        if peek(1) == UInt8(ascii: "x") { copy(); setting.extendedMore = enable }
+                        setting.extended = enable
+                    case UInt8(ascii: "m"), UInt8(ascii: "n"), UInt8(ascii: "U"), UInt8(ascii: "J"):
+                        if letter != UInt8(ascii: "m") { failed = true } // changes group numbering or greed
+                    default:
+                        failed = true
+                    }
+                    copy()
+                }
+                if peek() == UInt8(ascii: ")") {
+                    copy()
+                    flags = setting // applies to the rest of the enclosing group
+                    return nil
+                }
+                copy() // :
+                inner = setting
+            }
+        }
+        if isLookaround {
+            hasSubjectAssertions = true
+            hasAssertions = true
+        }
+        if isLookbehind { lookbehindDepth += 1 }
+        let info = parseAlternation(&inner)
+        if isLookbehind { lookbehindDepth -= 1 }
+        if peek() == UInt8(ascii: ")") { copy() } else { failed = true }
+        return isLookaround ? .empty : info
+    }
+
+    private mutating func parseClass(_ flags: Flags) -> PatternInfo {
+        copy() // [
+        var negated = false
+        if peek() == UInt8(ascii: "^") { copy(); negated = true }
+        var members: [Unicode.Scalar] = []
+        var simple = true
+        var lineFeed = false
+        var first = true
+        while let byte = peek() {
+            if byte == UInt8(ascii: "]") && !first { copy(); break }
+            first = false
+            if byte == UInt8(ascii: "[") && peek(1) == UInt8(ascii: ":") {
+                simple = false
+                lineFeed = true // [:space:], [:cntrl:], [:^alpha:] ...
+                copy(2)
+                skipPast(UInt8(ascii: "]"))
+                continue
+            }
+            if byte == UInt8(ascii: "\\") {
+                guard let escaped = peek(1) else { copy(); failed = true; break }
+                if escaped == UInt8(ascii: "Q") {
+                    copy(2)
+                    while !atEnd && !(peek() == UInt8(ascii: "\\") && peek(1) == UInt8(ascii: "E")) {
+                        if peek() == 0x0A { lineFeed = true }
+                        members.append(decodeScalar())
+                    }
+                    copy(2)
+                    continue
+                }
+                copy(2)
+                if escaped == UInt8(ascii: "n") || escaped == UInt8(ascii: "r") || escaped == UInt8(ascii: "v")
+                    || escaped == UInt8(ascii: "R") {
+                    mentionsLineBreak = true
+                }
+                switch escaped {
+                case UInt8(ascii: "n"), UInt8(ascii: "s"), UInt8(ascii: "v"), UInt8(ascii: "W"), UInt8(ascii: "D"),
+                     UInt8(ascii: "H"), UInt8(ascii: "V"), UInt8(ascii: "R"), UInt8(ascii: "p"), UInt8(ascii: "P"),
+                     UInt8(ascii: "x"), UInt8(ascii: "o"), UInt8(ascii: "0")...UInt8(ascii: "7"), UInt8(ascii: "c"),
+                     UInt8(ascii: "N"), UInt8(ascii: "S"):
+                    simple = false
+                    lineFeed = true
+                    if escaped == UInt8(ascii: "p") || escaped == UInt8(ascii: "P") || escaped == UInt8(ascii: "x")
+                        || escaped == UInt8(ascii: "o") || escaped == UInt8(ascii: "N"), peek() == UInt8(ascii: "{") {
+                        skipPast(UInt8(ascii: "}"))
+                    }
+                case UInt8(ascii: "d"), UInt8(ascii: "w"), UInt8(ascii: "h"), UInt8(ascii: "t"), UInt8(ascii: "r"),
+                     UInt8(ascii: "f"), UInt8(ascii: "e"), UInt8(ascii: "a"), UInt8(ascii: "b"):
+                    simple = false
+                default:
+                    if escaped < 0x80 && !isASCIIAlphanumeric(escaped) {
+                        members.append(Unicode.Scalar(escaped))
+                    } else {
+                        simple = false
+                        lineFeed = true
+                    }
+                }
+                continue
+            }
+            if byte == UInt8(ascii: "-") && !members.isEmpty && peek(1) != UInt8(ascii: "]") {
+                // A range: conservative unless it stays within printable ASCII above the line feed.
+                copy()
+                simple = false
+                if let low = members.last, low.value <= 0x0A { lineFeed = true }
+                if let high = peek(), high == UInt8(ascii: "\\") || high >= 0x80 { lineFeed = true }
+                continue
+            }
+            if byte == 0x0A || byte == 0x0D {
+                lineFeed = true
+                mentionsLineBreak = true
+            }
+            members.append(decodeScalar())
+        }
+        if negated { return .unknown(lineFeed: true) }
+        guard simple, !members.isEmpty, members.count <= 8 else { return .unknown(lineFeed: lineFeed) }
+        return .alternation(members.map { literalInfo($0, flags) })
+    }
+
+    private func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    private mutating func parseEscape(_ flags: Flags) -> PatternInfo {
+        guard let escaped = peek(1) else {
+            failed = true
+            copy()
+            return .unknown(lineFeed: true)
+        }
+        switch escaped {
+        case UInt8(ascii: "n"):
+            emitLineFeed(consuming: 2)
+            return PatternInfo(exact: [[0x0A], [0x0D, 0x0A]], required: nil, canMatchLineFeed: true)
+        case UInt8(ascii: "t"): copy(2); return .literal([0x09])
+        case UInt8(ascii: "r"): mentionsLineBreak = true; copy(2); return .literal([0x0D])
+        case UInt8(ascii: "f"): copy(2); return .literal([0x0C])
+        case UInt8(ascii: "e"): copy(2); return .literal([0x1B])
+        case UInt8(ascii: "a"): copy(2); return .literal([0x07])
+        case UInt8(ascii: "b"), UInt8(ascii: "B"), UInt8(ascii: "K"):
+            hasAssertions = true
+            copy(2)
+            return .empty
+        case UInt8(ascii: "A"), UInt8(ascii: "z"), UInt8(ascii: "Z"), UInt8(ascii: "G"):
+            hasAssertions = true
+            hasSubjectAssertions = true
+            copy(2)
+            return .empty
+        case UInt8(ascii: "d"), UInt8(ascii: "w"), UInt8(ascii: "h"), UInt8(ascii: "S"):
+            copy(2)
+            return .unknown(lineFeed: false)
+        case UInt8(ascii: "D"), UInt8(ascii: "W"), UInt8(ascii: "H"), UInt8(ascii: "s"), UInt8(ascii: "v"),
+             UInt8(ascii: "V"), UInt8(ascii: "R"), UInt8(ascii: "X"), UInt8(ascii: "C"):
+            if escaped == UInt8(ascii: "v") || escaped == UInt8(ascii: "R") { mentionsLineBreak = true }
+            copy(2)
+            return .unknown(lineFeed: true)
+        case UInt8(ascii: "N"):
+            copy(2)
+            if peek() == UInt8(ascii: "{") { skipPast(UInt8(ascii: "}")); failed = true; return .unknown(lineFeed: true) }
+            return .unknown(lineFeed: false)
+        case UInt8(ascii: "p"), UInt8(ascii: "P"):
+            copy(2)
+            if peek() == UInt8(ascii: "{") { skipPast(UInt8(ascii: "}")) } else { copy() }
+            return .unknown(lineFeed: true)
+        case UInt8(ascii: "Q"):
+            copy(2)
+            var units: [PatternInfo] = []
+            while !atEnd && !(peek() == UInt8(ascii: "\\") && peek(1) == UInt8(ascii: "E")) {
+                if peek() == 0x0A {
+                    output.append(contentsOf: Array("\\E".utf8))
+                    emitLineFeed(consuming: 1)
+                    output.append(contentsOf: Array("\\Q".utf8))
+                    units.append(PatternInfo(exact: [[0x0A], [0x0D, 0x0A]], required: nil, canMatchLineFeed: true))
+                } else {
+                    units.append(literalInfo(decodeScalar(), flags))
+                }
+            }
+            copy(2)
+            return .concat(units)
+        case UInt8(ascii: "E"):
+            copy(2)
+            return .empty
+        case UInt8(ascii: "x"), UInt8(ascii: "o"), UInt8(ascii: "c"), UInt8(ascii: "0"):
+            return parseCodePointEscape(flags)
+        case UInt8(ascii: "1")...UInt8(ascii: "9"), UInt8(ascii: "g"), UInt8(ascii: "k"):
+            // Back references and subroutine calls.
+            copy(2)
+            if let open = peek(), open == UInt8(ascii: "{") || open == UInt8(ascii: "<") || open == UInt8(ascii: "'") {
+                skipPast(open == UInt8(ascii: "{") ? UInt8(ascii: "}") : open == UInt8(ascii: "<") ? UInt8(ascii: ">") : open)
+            } else {
+                while let digit = peek(), (0x30...0x39).contains(digit) || digit == UInt8(ascii: "+") || digit == UInt8(ascii: "-") { copy() }
+            }
+            return .unknown(lineFeed: true)
+        default:
+            if escaped < 0x80 && isASCIIAlphanumeric(escaped) {
+                failed = true // an escape this analysis does not know
+                copy(2)
+                return .unknown(lineFeed: true)
+            }
+            copy() // the backslash; the escaped character is literal
+            return literalInfo(decodeScalar(), flags)
+        }
+    }
+
+    /// `\xhh`, `\x{h...}`, `\o{...}`, `\0oo`, `\cX`: one character given by its code.
+    private mutating func parseCodePointEscape(_ flags: Flags) -> PatternInfo {
+        let kind = pattern[index + 1]
+        copy(2)
+        var value: UInt32?
+        func digits(radix: Int, max: Int, until terminator: UInt8? = nil) -> UInt32? {
+            var text = ""
+            while let byte = peek(), text.count < max, byte != terminator,
+                  let digit = Int(String(UnicodeScalar(byte)), radix: radix) {
+                _ = digit
+                text.append(Character(UnicodeScalar(byte)))
+                copy()
+            }
+            if let terminator {
+                guard peek() == terminator else { return nil }
+                copy()
+            }
+            return UInt32(text, radix: radix) ?? (terminator == nil ? 0 : nil)
+        }
+        switch kind {
+        case UInt8(ascii: "x"):
+            if peek() == UInt8(ascii: "{") { copy(); value = digits(radix: 16, max: 8, until: UInt8(ascii: "}")) } else { value = digits(radix: 16, max: 2) }
+        case UInt8(ascii: "o"):
+            if peek() == UInt8(ascii: "{") { copy(); value = digits(radix: 8, max: 11, until: UInt8(ascii: "}")) } else { failed = true }
+        case UInt8(ascii: "0"):
+            value = digits(radix: 8, max: 2)
+        default: // \cX
+            if let letter = peek() { copy(); value = UInt32(letter & 0xDF) ^ 0x40 } else { failed = true }
+        }
+        guard let value, let scalar = Unicode.Scalar(value) else {
+            failed = true
+            return .unknown(lineFeed: true)
+        }
+        if scalar == "\n" || scalar == "\r" { mentionsLineBreak = true }
+        return literalInfo(scalar, flags) // a line feed written as a code (\x0a) stays exact
+    }
+}
