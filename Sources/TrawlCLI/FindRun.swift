@@ -59,9 +59,8 @@ public struct FindRun: Sendable {
         progress.finish()
         let elapsed = monotonicNanoseconds() - start
         if settings.mode == .json {
-            // ripgrep's JSON summary counts the searches its printer saw begin: those with a match.
-            let statsJSON = "{\"bytes_printed\":\(totals.printed),\"bytes_searched\":\(totals.bytesWithMatch),\"elapsed\":\(jsonDuration(nanoseconds: elapsed)),\"matched_lines\":\(totals.lines),\"matches\":\(totals.matches),\"searches\":\(totals.withMatch),\"searches_with_match\":\(totals.withMatch)}"
-            Console.write("{\"data\":{\"elapsed_total\":\(jsonDuration(nanoseconds: elapsed)),\"stats\":\(statsJSON)},\"type\":\"summary\"}\n")
+            Console.write(FindRun.summaryJSON(printed: totals.printed, bytesWithMatch: totals.bytesWithMatch, elapsed: elapsed,
+                                              matchedLines: totals.lines, matches: totals.matches, searchesWithMatch: totals.withMatch))
         }
         if stats {
             Console.write("\(totals.searched) files searched, \(totals.bytes) bytes, \(totals.withMatch) files with matches, \(totals.matches) matches, \(totals.lines) matched lines, \(formatSeconds(elapsed))\n", to: 2)
@@ -87,10 +86,20 @@ public struct FindRun: Sendable {
         report.writeOut(after: &pending)
         Console.write(pending)
         if settings.mode == .json {
-            Console.write("{\"data\":{\"elapsed_total\":\(jsonDuration(nanoseconds: 0)),\"stats\":{\"bytes_printed\":\(report.bytesPrinted),\"bytes_searched\":\(report.bytes),\"elapsed\":\(jsonDuration(nanoseconds: 0)),\"matched_lines\":\(report.matchedLines),\"matches\":\(report.matches),\"searches\":1,\"searches_with_match\":\(report.matches > 0 ? 1 : 0)}},\"type\":\"summary\"}\n")
+            let withMatch = report.matches > 0 ? 1 : 0
+            Console.write(FindRun.summaryJSON(printed: report.bytesPrinted, bytesWithMatch: withMatch * report.bytes, elapsed: 0,
+                                              matchedLines: report.matchedLines, matches: report.matches, searchesWithMatch: withMatch))
         }
         if report.error != nil { return 2 }
         return report.matches > 0 ? 0 : 1
+    }
+
+    /// ripgrep's JSON summary line. Its printer counts the searches it saw begin: those with a
+    /// match (and their bytes).
+    static func summaryJSON(printed: Int, bytesWithMatch: Int, elapsed: UInt64, matchedLines: Int, matches: Int,
+                            searchesWithMatch: Int) -> String {
+        let stats = "{\"bytes_printed\":\(printed),\"bytes_searched\":\(bytesWithMatch),\"elapsed\":\(jsonDuration(nanoseconds: elapsed)),\"matched_lines\":\(matchedLines),\"matches\":\(matches),\"searches\":\(searchesWithMatch),\"searches_with_match\":\(searchesWithMatch)}"
+        return "{\"data\":{\"elapsed_total\":\(jsonDuration(nanoseconds: elapsed)),\"stats\":\(stats)},\"type\":\"summary\"}\n"
     }
 
     static func search(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, settings: FindSettings) -> FileReport {

@@ -174,8 +174,6 @@ public struct ReplaceRun: Sendable {
         }
         do {
             try content.text.withBytes { bytes in
-                // Nothing to write or show without a match (and no temporary file made for nothing).
-                guard try matcher.firstMatch(in: content.text) != nil else { return }
                 // One pass over the changes: each goes straight to the diff, the JSON lines or the
                 // new file, so memory does not grow with the number of changes.
                 func eachChange(_ body: (ReplacementPlan.Change) throws(MatchError) -> Void) throws(MatchError) {
@@ -312,7 +310,7 @@ extension ReplaceRun {
             do {
                 let notes = try AtomicFile.replace(path: file.path, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
                     try writer.write(content.byteOrderMark)
-                    try writer.write(ReplacementPlan(changes: accepted).applied(to: bytes))
+                    try ReplacementPlan(changes: accepted).write(bytes) { (piece) throws(WriteFailure) in try writer.write(piece) }
                 }
                 outcome.notes += notes.map { "\(display.text): \($0)" }
                 outcome.changes = accepted.count

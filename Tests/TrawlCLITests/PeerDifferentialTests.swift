@@ -77,4 +77,14 @@ import Testing
         #expect(actual.status == expected.status)
         #expect(try jsonWithoutTimes(actual.stdout) == jsonWithoutTimes(expected.stdout), "\(arguments)\n\(actual.stdout)\n\(expected.stdout)")
     }
+
+    @Test(.enabled(if: tool("rg") != nil, "ripgrep (rg) is not installed; Scripts/test.sh installs it"),
+          arguments: ["foo\nbar\nfood\n", "nothing\n"])
+    func jsonOfStandardInputEqualsRipgreps(input: String) throws {
+        let rg = try #require(tool("rg"))
+        let expected = try runTool(rg, ["--json", "foo"], input: input)
+        let actual = try trawl(["find", "--json", "foo"], input: input)
+        #expect(actual.status == expected.status)
+        #expect(try jsonWithoutTimes(actual.stdout) == jsonWithoutTimes(expected.stdout), "\(actual.stdout)\n\(expected.stdout)")
+    }
 }
