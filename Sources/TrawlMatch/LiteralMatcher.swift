@@ -21,6 +21,15 @@ public struct LiteralMatcher: Matcher {
     public var captureCount: Int { 0 }
     public var groupNumbers: [String: Int] { [:] }
 
+    /// The needle itself (ASCII-caseless when matched so), or the query of its escaped pattern.
+    public var literalQuery: LiteralQuery {
+        switch implementation {
+        case .empty: .all
+        case .bytes(let literal): .literal(QueryLiteral(units: literal.units))
+        case .regex(let regex): regex.literalQuery
+        }
+    }
+
     /// Whether a match can contain a line feed: when the needle has one.
     public var canMatchAcrossLines: Bool { needle.utf8.contains(0x0A) }
 

@@ -19,6 +19,10 @@ public protocol Matcher: Sendable {
     /// Capture group numbers by name.
     var groupNumbers: [String: Int] { get }
 
+    /// What every match contains, as an AND/OR tree of literals: a text (or a part of one) that
+    /// does not satisfy it holds no match, so an index can skip it.
+    var literalQuery: LiteralQuery { get }
+
     /// A cursor over the matches that start in `range` of `text`, searched with `context` (which
     /// holds `range`) as the text: `^`, `\b`, lookbehind and lookahead see the context around the
     /// range, and a match may run past the range's end. The empty match at the context's end counts

@@ -18,6 +18,9 @@ public struct PatternAnalysis: Sendable {
     public var requiredLiterals: [String]? {
         prefilter?.literals.map { String(decoding: $0.units.map { UInt8($0 & 0xFF) }, as: UTF8.self) }
     }
+    /// What every match contains, as an AND/OR tree of literals (``LiteralQuery/all`` when nothing
+    /// is known).
+    public let literalQuery: LiteralQuery
     /// Whether some match might contain a line feed.
     public let canMatchLineFeed: Bool
     /// Whether the pattern asks for line breaks explicitly (a line feed, `\n`, `\r`, `\R`, `\v`, or
@@ -44,6 +47,7 @@ public struct PatternAnalysis: Sendable {
         compiledPattern = String(decoding: parser.output, as: UTF8.self)
         offsetMap = parser.offsetMap
         isComplete = !parser.failed
+        literalQuery = parser.failed ? .all : info.query
         canMatchLineFeed = parser.failed || info.canMatchLineFeed
         isMultiline = parser.mentionsLineBreak
         hasSubjectAssertions = parser.failed || parser.hasSubjectAssertions

@@ -6,6 +6,16 @@ struct PatternInfo {
     /// Strings of which every match contains one, when known.
     var required: Literals?
     var canMatchLineFeed: Bool
+    /// What every match contains, as an AND/OR tree (kept beside ``exact`` and ``required``,
+    /// which stay one flat set for the prefilter).
+    var query: LiteralQuery
+
+    init(exact: Literals?, required: Literals?, canMatchLineFeed: Bool, query: LiteralQuery? = nil) {
+        self.exact = exact
+        self.required = required
+        self.canMatchLineFeed = canMatchLineFeed
+        self.query = query ?? exact.map(LiteralQuery.anyOf) ?? .all
+    }
 
     static let maxSetSize = 32
     static let maxLiteralLength = 64
@@ -31,11 +41,15 @@ struct PatternInfo {
         var allExact = true
         var required: Literals?
         var lineFeed = false
+        // Each finished run of exact items, and each other item, is one conjunct of the query.
+        var conjuncts: [LiteralQuery] = []
         for item in items {
             lineFeed = lineFeed || item.canMatchLineFeed
             guard let exact = item.exact else {
                 allExact = false
                 required = best(required, best(run, item.required))
+                conjuncts.append(LiteralQuery.anyOf(run ?? [[]]))
+                conjuncts.append(item.query)
                 run = [[]]
                 continue
             }
@@ -50,10 +64,13 @@ struct PatternInfo {
             // Too many or too long: keep the best so far and start a new run.
             allExact = false
             required = best(required, current)
+            conjuncts.append(LiteralQuery.anyOf(current))
             run = exact
         }
-        if allExact { return PatternInfo(exact: run, required: required, canMatchLineFeed: lineFeed) }
-        return PatternInfo(exact: nil, required: best(required, run), canMatchLineFeed: lineFeed)
+        conjuncts.append(LiteralQuery.anyOf(run ?? [[]]))
+        let query = LiteralQuery.conjunction(conjuncts)
+        if allExact { return PatternInfo(exact: run, required: required, canMatchLineFeed: lineFeed, query: query) }
+        return PatternInfo(exact: nil, required: best(required, run), canMatchLineFeed: lineFeed, query: query)
     }
 
     static func alternation(_ items: [PatternInfo]) -> PatternInfo {
@@ -72,19 +89,21 @@ struct PatternInfo {
                 required = nil
             }
         }
-        return PatternInfo(exact: exact, required: required, canMatchLineFeed: items.contains { $0.canMatchLineFeed })
+        return PatternInfo(exact: exact, required: required, canMatchLineFeed: items.contains { $0.canMatchLineFeed },
+                           query: LiteralQuery.disjunction(items.map(\.query)))
     }
 
     func repeated(min: Int, max: Int?) -> PatternInfo {
         if min == 0 {
             let exactOptional: Literals? = max == 1 ? exact.map { $0.union([[]]) } : nil
-            return PatternInfo(exact: exactOptional, required: nil, canMatchLineFeed: canMatchLineFeed)
+            return PatternInfo(exact: exactOptional, required: nil, canMatchLineFeed: canMatchLineFeed, query: .all)
         }
         if min == 1 && max == 1 { return self }
         var exactPower: Literals?
         if let exact, max == min, min <= 4 {
             exactPower = PatternInfo.concat(Array(repeating: PatternInfo(exact: exact, required: nil, canMatchLineFeed: false), count: min)).exact
         }
-        return PatternInfo(exact: exactPower, required: PatternInfo.best(required, exact), canMatchLineFeed: canMatchLineFeed)
+        return PatternInfo(exact: exactPower, required: PatternInfo.best(required, exact), canMatchLineFeed: canMatchLineFeed,
+                           query: exactPower.map(LiteralQuery.anyOf) ?? query)
     }
 }

@@ -73,6 +73,8 @@ public struct RegexMatcher: Matcher {
     /// Capture group numbers by name.
     public var groupNumbers: [String: Int] { regex.groupNumbers }
 
+    public var literalQuery: LiteralQuery { analysis.literalQuery }
+
     /// Whether PCRE2 JIT-compiled the pattern (it falls back to its interpreter otherwise).
     public var isJITCompiled: Bool { regex.isJITCompiled }
 
