@@ -21,6 +21,13 @@ public struct LiteralMatcher: Matcher {
     public var captureCount: Int { 0 }
     public var groupNumbers: [String: Int] { [:] }
 
+    /// A literal looks at nothing around it (but for a whole-word check); without a line feed it
+    /// lies within a line.
+    public var locality: MatchLocality {
+        if case .regex(let regex) = implementation { return regex.locality }
+        return MatchLocality(isLineBounded: !canMatchAcrossLines, lookbehind: 0, lookahead: 0).checkingWholeWords(options.wholeWord)
+    }
+
     /// The needle itself (ASCII-caseless when matched so), or the query of its escaped pattern.
     public var literalQuery: LiteralQuery {
         switch implementation {

@@ -19,6 +19,9 @@ public protocol Matcher: Sendable {
     /// Capture group numbers by name.
     var groupNumbers: [String: Int] { get }
 
+    /// How far from its own bytes a match depends on the text, which bounds what an edit changes.
+    var locality: MatchLocality { get }
+
     /// What every match contains, as an AND/OR tree of literals: a text (or a part of one) that
     /// does not satisfy it holds no match, so an index can skip it.
     var literalQuery: LiteralQuery { get }

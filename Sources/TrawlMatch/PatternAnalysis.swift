@@ -31,6 +31,9 @@ public struct PatternAnalysis: Sendable {
     /// (`\A`, `\z`, `\Z`, `\G`, lookaround), which make line-by-line matching differ from matching
     /// the whole text.
     public let hasSubjectAssertions: Bool
+    /// How many bytes after a match's end can decide it: 0, 8 for `$`, `\b`, `\Z` (a CRLF is two
+    /// characters), `nil` for a lookahead group or a pattern not fully understood.
+    public let lookaheadBytes: Int?
     /// Whether every construct of the pattern was understood.
     public let isComplete: Bool
 
@@ -48,6 +51,7 @@ public struct PatternAnalysis: Sendable {
         offsetMap = parser.offsetMap
         isComplete = !parser.failed
         literalQuery = parser.failed ? .all : info.query
+        lookaheadBytes = parser.failed || parser.hasLookahead ? nil : parser.looksOneCharacterAhead ? 8 : 0
         canMatchLineFeed = parser.failed || info.canMatchLineFeed
         isMultiline = parser.mentionsLineBreak
         hasSubjectAssertions = parser.failed || parser.hasSubjectAssertions

@@ -19,6 +19,10 @@ struct PatternParser {
     var hasSubjectAssertions = false
     /// Any zero-width assertion: anchors, `\b`, `\B`, `\K`, lookaround.
     var hasAssertions = false
+    /// Whether an assertion looks at the character after the position (`$`, `\b`, `\B`, `\Z`,
+    /// `\z`), and whether a lookahead group looks any distance ahead.
+    var looksOneCharacterAhead = false
+    var hasLookahead = false
     /// Inside a lookbehind `\n` stays as written: PCRE2 needs fixed-length lookbehinds, and the
     /// character before a position after CRLF is the LF anyway.
     var lookbehindDepth = 0
@@ -149,6 +153,7 @@ struct PatternParser {
             return .unknown(lineFeed: flags.dotAll)
         case UInt8(ascii: "^"), UInt8(ascii: "$"):
             hasAssertions = true
+            if byte == UInt8(ascii: "$") { looksOneCharacterAhead = true }
             copy()
             return .empty
         case UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"):
@@ -276,6 +281,7 @@ struct PatternParser {
         if isLookaround {
             hasSubjectAssertions = true
             hasAssertions = true
+            if !isLookbehind { hasLookahead = true }
         }
         if isLookbehind { lookbehindDepth += 1 }
         let info = parseAlternation(&inner)
@@ -382,11 +388,13 @@ struct PatternParser {
         case UInt8(ascii: "a"): copy(2); return .literal([0x07])
         case UInt8(ascii: "b"), UInt8(ascii: "B"), UInt8(ascii: "K"):
             hasAssertions = true
+            if escaped != UInt8(ascii: "K") { looksOneCharacterAhead = true }
             copy(2)
             return .empty
         case UInt8(ascii: "A"), UInt8(ascii: "z"), UInt8(ascii: "Z"), UInt8(ascii: "G"):
             hasAssertions = true
             hasSubjectAssertions = true
+            if escaped == UInt8(ascii: "z") || escaped == UInt8(ascii: "Z") { looksOneCharacterAhead = true }
             copy(2)
             return .empty
         case UInt8(ascii: "d"), UInt8(ascii: "w"), UInt8(ascii: "h"), UInt8(ascii: "S"):

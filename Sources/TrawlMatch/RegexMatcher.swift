@@ -75,6 +75,14 @@ public struct RegexMatcher: Matcher {
 
     public var literalQuery: LiteralQuery { analysis.literalQuery }
 
+    /// Line-bounded when matched line by line; lookbehind from PCRE2's longest lookbehind (in
+    /// characters, one more for `^`), lookahead from the analysis.
+    public var locality: MatchLocality {
+        MatchLocality(isLineBounded: matchesLineByLine, lookbehind: analysis.isComplete ? (regex.maxLookbehind + 1) * 4 : nil,
+                      lookahead: analysis.lookaheadBytes)
+            .checkingWholeWords(options.wholeWord)
+    }
+
     /// Whether PCRE2 JIT-compiled the pattern (it falls back to its interpreter otherwise).
     public var isJITCompiled: Bool { regex.isJITCompiled }
 
