@@ -3,7 +3,7 @@ public struct Match: Hashable, Sendable, CustomStringConvertible {
     /// The matched bytes.
     public var range: Range<Int>
     /// Capture groups 1...n; `nil` for a group that did not take part in the match. Empty for
-    /// literal matches.
+    /// literal matches, and unless the cursor was asked for them (``MatchCursor/capturesGroups``).
     public var groups: [Range<Int>?]
 
     public init(range: Range<Int>, groups: [Range<Int>?] = []) {

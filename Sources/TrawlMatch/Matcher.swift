@@ -53,9 +53,12 @@ extension Matcher {
         cursor(over: text, in: 0..<text.utf8Count)
     }
 
-    /// Every match in `range` (the whole text by default), in order.
-    public func matches(in text: some SearchableText, range: Range<Int>? = nil) throws(MatchError) -> [Match] {
+    /// Every match in `range` (the whole text by default), in order, with its capture groups when
+    /// `capturingGroups` is true.
+    public func matches(in text: some SearchableText, range: Range<Int>? = nil,
+                        capturingGroups: Bool = false) throws(MatchError) -> [Match] {
         var cursor = cursor(over: text, in: range ?? 0..<text.utf8Count)
+        cursor.capturesGroups = capturingGroups
         var result: [Match] = []
         while let match = try cursor.next() { result.append(match) }
         return result
@@ -69,12 +72,14 @@ extension Matcher {
         return count
     }
 
-    /// The first match starting at or after `offset`, searching `range` (the whole text by default).
+    /// The first match starting at or after `offset`, searching `range` (the whole text by default),
+    /// with its capture groups when `capturingGroups` is true.
     public func firstMatch(in text: some SearchableText, startingAtOrAfter offset: Int = 0,
-                           range: Range<Int>? = nil) throws(MatchError) -> Match? {
+                           range: Range<Int>? = nil, capturingGroups: Bool = false) throws(MatchError) -> Match? {
         let context = range ?? 0..<text.utf8Count
         let start = min(max(offset, context.lowerBound), context.upperBound)
         var cursor = cursor(over: text, in: start..<context.upperBound, context: context)
+        cursor.capturesGroups = capturingGroups
         return try cursor.next()
     }
 }
@@ -89,6 +94,14 @@ public struct MatchCursor: ~Copyable {
 
     init(engine: any MatchEngine) { self.engine = engine }
 
+    /// Whether matches carry their capture groups (``Match/groups``). Off by default: reading the
+    /// groups of every match costs an allocation per match that counting, listing or a replacement
+    /// without group references does not need.
+    public var capturesGroups: Bool {
+        get { engine.capturesGroups }
+        set { engine.capturesGroups = newValue }
+    }
+
     /// The next match, or `nil` when there are no more.
     /// - Throws: ``MatchError/limitExceeded(_:offset:)`` when a regex hits a resource limit, and
     ///   ``MatchError/cancelled`` when the current task is cancelled.
@@ -102,6 +115,7 @@ public struct MatchCursor: ~Copyable {
 /// What a ``MatchCursor`` drives.
 protocol MatchEngine: AnyObject {
     func next() throws(MatchError) -> Match?
+    var capturesGroups: Bool { get set }
     func reposition(to offset: Int)
     /// Bytes of a small range, from a buffer the engine already holds when possible.
     func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
@@ -133,6 +147,9 @@ final class LiteralSearch: MatchEngine {
 
     func reposition(to offset: Int) { position = offset }
 
+    /// A literal has no groups.
+    var capturesGroups = false
+
     func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         scanner.withBytes(in: range, body)
     }
@@ -140,6 +157,7 @@ final class LiteralSearch: MatchEngine {
 
 /// An engine that finds nothing (an empty literal).
 final class EmptySearch: MatchEngine {
+    var capturesGroups = false
     func next() throws(MatchError) -> Match? { nil }
     func reposition(to offset: Int) {}
     func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -177,6 +195,11 @@ final class WholeWordFilter: MatchEngine {
     }
 
     func reposition(to offset: Int) { base.reposition(to: offset) }
+
+    var capturesGroups: Bool {
+        get { base.capturesGroups }
+        set { base.capturesGroups = newValue }
+    }
 
     func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         base.withBytes(in: range, body)
@@ -220,6 +243,11 @@ final class FinalLineBreakFilter: MatchEngine {
     }
 
     func reposition(to offset: Int) { base.reposition(to: offset) }
+
+    var capturesGroups: Bool {
+        get { base.capturesGroups }
+        set { base.capturesGroups = newValue }
+    }
 
     func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         base.withBytes(in: range, body)

@@ -65,6 +65,8 @@ final class RegexSearch {
     @exclusivity(unchecked) private var notEmptyAtStart = false
     @exclusivity(unchecked) private var knownLineEnd = -1
     @exclusivity(unchecked) private var steps = 0
+    /// Whether matches carry their groups (see ``MatchCursor/capturesGroups``).
+    var capturesGroups = false
 
     static let windowBytes = 128 * 1024
     /// How much text past the search position a reused window must still hold.
@@ -299,7 +301,7 @@ final class RegexSearch {
             case .match(let start, let end):
                 let matchStart = windowStart + start, matchEnd = windowStart + end
                 if let startLimit, matchStart > startLimit { return nil }
-                let match = Match(range: matchStart..<max(matchStart, matchEnd), groups: state.groups(shiftedBy: windowStart))
+                let match = Match(range: matchStart..<max(matchStart, matchEnd), groups: capturesGroups ? state.groups(shiftedBy: windowStart) : [])
                 position = max(matchEnd, position)
                 notEmptyAtStart = matchStart == matchEnd
                 return match

@@ -49,6 +49,7 @@ public struct ReplacementPlan: Sendable, Equatable {
     public static func forEachChange(matching matcher: any Matcher, in text: some SearchableText, range: Range<Int>? = nil,
                                      template: ReplacementTemplate, _ body: (Change) throws(MatchError) -> Void) throws(MatchError) {
         var cursor = matcher.cursor(over: text, in: range ?? 0..<text.utf8Count)
+        cursor.capturesGroups = !template.isStatic
         // A template that names no group (and does not follow the matched case) expands to the
         // same bytes every time: make them once.
         let constant = template.isStatic && !template.preserveCase

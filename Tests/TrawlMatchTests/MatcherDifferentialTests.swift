@@ -50,8 +50,11 @@ import TrawlText
                 let chunked = ChunkedText(chunks: random.chunks(of: text, maxSize: Int.random(in: 1...9, using: &random)))
                 let rope = try Rope(validating: text)
                 let contiguous = try ContiguousText(validating: text)
-                for (name, actual) in [("chunked", try matcher.matches(in: chunked)), ("rope", try matcher.matches(in: rope)),
-                                       ("contiguous", try matcher.matches(in: contiguous))] where actual != expected {
+                let rangesOnly = expected.map { Match(range: $0.range) }
+                for (name, actual, wanted) in [("chunked", try matcher.matches(in: chunked, capturingGroups: true), expected),
+                                               ("rope", try matcher.matches(in: rope, capturingGroups: true), expected),
+                                               ("contiguous", try matcher.matches(in: contiguous, capturingGroups: true), expected),
+                                               ("no groups", try matcher.matches(in: rope), rangesOnly)] where actual != wanted {
                     Issue.record("\(pattern) caseless=\(caseless) \(name): \(actual.prefix(5)) != \(expected.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription.prefix(200))")
                     return
                 }
@@ -73,12 +76,12 @@ import TrawlText
                 let text = random.matchText(pieces: 300)
                 let expected = try oracle.matches(in: text)
                 let chunked = ChunkedText(chunks: random.chunks(of: text, maxSize: Int.random(in: 1...7, using: &random)))
-                let actual = try matcher.matches(in: chunked)
+                let actual = try matcher.matches(in: chunked, capturingGroups: true)
                 if actual != expected {
                     Issue.record("literal \(needle.debugDescription) caseless=\(caseless): \(actual.prefix(5)) != \(expected.prefix(5))")
                     return
                 }
-                #expect(try matcher.matches(in: Rope(validating: text)) == expected)
+                #expect(try matcher.matches(in: Rope(validating: text), capturingGroups: true) == expected)
             }
         }
     }

@@ -7,7 +7,7 @@ import TrawlText
     func expand(_ pattern: String, _ text: String, _ template: String, preserveCase: Bool = false) throws -> String {
         let matcher = try RegexMatcher(pattern)
         let rope = Rope(text)
-        let match = try #require(try matcher.firstMatch(in: rope))
+        let match = try #require(try matcher.firstMatch(in: rope, capturingGroups: true))
         return try matcher.template(template, preserveCase: preserveCase).expand(match, in: rope)
     }
 
