@@ -54,7 +54,10 @@ import TrawlText
                 for (name, actual, wanted) in [("chunked", try matcher.matches(in: chunked, capturingGroups: true), expected),
                                                ("rope", try matcher.matches(in: rope, capturingGroups: true), expected),
                                                ("contiguous", try matcher.matches(in: contiguous, capturingGroups: true), expected),
-                                               ("no groups", try matcher.matches(in: rope), rangesOnly)] where actual != wanted {
+                                               ("no groups", try matcher.matches(in: rope), rangesOnly),
+                                               ("borrowed", try text.withUnsafeBufferPointer { buffer in
+                                                   try withBorrowedText(validating: buffer) { try matcher.matches(in: $0, capturingGroups: true) }
+                                               }, expected)] where actual != wanted {
                     Issue.record("\(pattern) caseless=\(caseless) \(name): \(actual.prefix(5)) != \(expected.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription.prefix(200))")
                     return
                 }
@@ -94,6 +97,13 @@ import TrawlText
         #expect(try !RegexMatcher("func\\s+\\w+\\(").usesPrefilter)
         for pattern in ["\\w+", "a\\nb", "(?s)foo.*bar", "(?i)k"] {
             #expect(try !RegexMatcher(pattern).usesPrefilter, "\(pattern)")
+        }
+    }
+
+    @Test func borrowedTextRejectsInvalidUTF8() {
+        let bytes: [UInt8] = [0x61, 0xFF, 0x62]
+        #expect(throws: InvalidUTF8Error(offset: 1)) {
+            try bytes.withUnsafeBufferPointer { buffer in try withBorrowedText(validating: buffer) { _ in 0 } }
         }
     }
 }
