@@ -2,8 +2,8 @@ import TrawlText
 
 /// What Trawl learns from a PCRE2 pattern before compiling it:
 ///
-/// - the pattern with editor semantics applied: `\n` (and a raw line feed) outside classes becomes
-///   `(?:\r?\n)`, so it matches a line ending whether the file uses LF or CRLF;
+/// - the pattern with editor semantics applied (see ``LineFeedRewrite``): `\n` (and a raw line
+///   feed) outside classes becomes `(?:\r?\n)`, so it matches a line ending in LF or CRLF;
 /// - literals of which every match contains one (for the prefilter, and for index queries);
 /// - whether a match can contain a line feed (if not, a match lies within one line, so the regex
 ///   only needs to run on lines where the prefilter found a candidate).
@@ -41,14 +41,14 @@ public struct PatternAnalysis: Sendable {
     /// The one string the pattern matches, when it is a plain literal (no assertions): then a
     /// literal scan finds exactly the matches PCRE2 would.
     let exactLiteral: PrefilterLiteral?
-    private let offsetMap: [(compiled: Int, original: Int)]
+    private let rewrite: LineFeedRewrite
 
     /// Analyzes a PCRE2 pattern; `caseless` is the initial state of the `i` flag.
     public init(pattern: String, caseless: Bool = false) {
         var parser = PatternParser(pattern: Array(pattern.utf8), caseless: caseless)
         let info = parser.parseTopLevel()
-        compiledPattern = String(decoding: parser.output, as: UTF8.self)
-        offsetMap = parser.offsetMap
+        rewrite = LineFeedRewrite(parser.pattern, sites: parser.lineFeeds)
+        compiledPattern = String(decoding: rewrite.pattern, as: UTF8.self)
         isComplete = !parser.failed
         literalQuery = parser.failed ? .all : info.query
         lookaheadBytes = parser.failed || parser.hasLookahead ? nil : parser.looksOneCharacterAhead ? 8 : 0
@@ -73,10 +73,6 @@ public struct PatternAnalysis: Sendable {
 
     /// Maps an offset in ``compiledPattern`` back to the pattern as written.
     public func originalOffset(ofCompiledOffset offset: Int) -> Int {
-        var shift = 0
-        for entry in offsetMap where entry.compiled <= offset {
-            shift = entry.original - entry.compiled
-        }
-        return max(0, offset + shift)
+        rewrite.originalOffset(ofCompiledOffset: offset)
     }
 }

@@ -1,7 +1,7 @@
 import TrawlText
 
-/// A recursive-descent reader of PCRE2 syntax that copies the pattern (rewriting line feeds) and
-/// computes ``PatternInfo``.
+/// A recursive-descent reader of PCRE2 syntax that computes ``PatternInfo`` and notes where the
+/// pattern asks for a line feed (for ``LineFeedRewrite``).
 struct PatternParser {
     struct Flags {
         var caseless: Bool
@@ -12,8 +12,8 @@ struct PatternParser {
 
     let pattern: [UInt8]
     var index = 0
-    var output: [UInt8] = []
-    var offsetMap: [(compiled: Int, original: Int)] = []
+    /// Where the pattern matches a line feed outside classes and lookbehinds, to be rewritten.
+    var lineFeeds: [LineFeedRewrite.Site] = []
     var failed = false
     var mentionsLineBreak = false
     var hasSubjectAssertions = false
@@ -31,27 +31,20 @@ struct PatternParser {
     init(pattern: [UInt8], caseless: Bool) {
         self.pattern = pattern
         initialFlags = Flags(caseless: caseless)
-        output.reserveCapacity(pattern.count + 16)
     }
 
     private var atEnd: Bool { index >= pattern.count }
     private func peek(_ ahead: Int = 0) -> UInt8? { index + ahead < pattern.count ? pattern[index + ahead] : nil }
 
-    private mutating func copy(_ count: Int = 1) {
-        let end = Swift.min(index + count, pattern.count)
-        output.append(contentsOf: pattern[index..<end])
-        index = end
+    /// Moves past `count` bytes of the pattern.
+    private mutating func advance(_ count: Int = 1) {
+        index = Swift.min(index + count, pattern.count)
     }
 
-    private mutating func emitLineFeed(consuming count: Int) {
+    private mutating func noteLineFeed(consuming count: Int, quoted: Bool = false) {
         mentionsLineBreak = true
-        if lookbehindDepth > 0 {
-            copy(count)
-            return
-        }
-        output.append(contentsOf: Array("(?:\\r?\\n)".utf8))
-        index += count
-        offsetMap.append((output.count, index))
+        if lookbehindDepth == 0 { lineFeeds.append(LineFeedRewrite.Site(range: index..<(index + count), isQuoted: quoted)) }
+        advance(count)
     }
 
     mutating func parseTopLevel() -> PatternInfo {
@@ -62,7 +55,7 @@ struct PatternParser {
         while !atEnd {
             // An unbalanced ')' is a PCRE2 error; copy the rest so PCRE2 reports it.
             failed = true
-            copy()
+            advance()
             info = .unknown(lineFeed: true)
             _ = parseAlternation(&flags)
         }
@@ -72,7 +65,7 @@ struct PatternParser {
     private mutating func parseAlternation(_ flags: inout Flags) -> PatternInfo {
         var branches = [parseSequence(&flags)]
         while peek() == UInt8(ascii: "|") {
-            copy()
+            advance()
             branches.append(parseSequence(&flags))
         }
         return .alternation(branches)
@@ -82,9 +75,9 @@ struct PatternParser {
         guard flags.extended else { return }
         while let byte = peek() {
             if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                copy()
+                advance()
             } else if byte == UInt8(ascii: "#") {
-                while let b = peek(), b != 0x0A { copy(); _ = b }
+                while let b = peek(), b != 0x0A { advance(); _ = b }
             } else {
                 return
             }
@@ -112,9 +105,9 @@ struct PatternParser {
         guard let byte = peek() else { return nil }
         var bounds: (Int, Int?)
         switch byte {
-        case UInt8(ascii: "*"): bounds = (0, nil); copy()
-        case UInt8(ascii: "+"): bounds = (1, nil); copy()
-        case UInt8(ascii: "?"): bounds = (0, 1); copy()
+        case UInt8(ascii: "*"): bounds = (0, nil); advance()
+        case UInt8(ascii: "+"): bounds = (1, nil); advance()
+        case UInt8(ascii: "?"): bounds = (0, 1); advance()
         case UInt8(ascii: "{"):
             var cursor = index + 1
             func number() -> Int? {
@@ -129,12 +122,12 @@ struct PatternParser {
                 high = number()
             }
             guard cursor < pattern.count, pattern[cursor] == UInt8(ascii: "}") else { return nil }
-            copy(cursor + 1 - index)
+            advance(cursor + 1 - index)
             bounds = (low, high)
         default:
             return nil
         }
-        if let next = peek(), next == UInt8(ascii: "?") || next == UInt8(ascii: "+") { copy() }
+        if let next = peek(), next == UInt8(ascii: "?") || next == UInt8(ascii: "+") { advance() }
         return bounds
     }
 
@@ -148,20 +141,20 @@ struct PatternParser {
         case UInt8(ascii: "\\"):
             return parseEscape(flags)
         case UInt8(ascii: "."):
-            copy()
+            advance()
             if flags.dotAll { mentionsLineBreak = true }
             return .unknown(lineFeed: flags.dotAll)
         case UInt8(ascii: "^"), UInt8(ascii: "$"):
             hasAssertions = true
             if byte == UInt8(ascii: "$") { looksOneCharacterAhead = true }
-            copy()
+            advance()
             return .empty
         case UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"):
             failed = true // a quantifier with nothing to repeat: PCRE2 reports it
-            copy()
+            advance()
             return .unknown(lineFeed: true)
         case 0x0A:
-            emitLineFeed(consuming: 1)
+            noteLineFeed(consuming: 1)
             return PatternInfo(exact: [[0x0A], [0x0D, 0x0A]], required: nil, canMatchLineFeed: true)
         default:
             if byte == 0x0D { mentionsLineBreak = true }
@@ -175,7 +168,7 @@ struct PatternParser {
         let lead = pattern[index]
         let length = UTF8Bytes.scalarLength(lead: lead)
         let bytes = pattern[index..<Swift.min(index + length, pattern.count)]
-        copy(length)
+        advance(length)
         return String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
     }
 
@@ -193,8 +186,8 @@ struct PatternParser {
 
     private mutating func skipPast(_ terminator: UInt8) {
         while let byte = peek() {
-            copy()
-            if byte == UInt8(ascii: "\\") { copy(); continue }
+            advance()
+            if byte == UInt8(ascii: "\\") { advance(); continue }
             if byte == terminator { return }
         }
     }
@@ -202,7 +195,7 @@ struct PatternParser {
     /// Reads a group; returns `nil` for items that match nothing and take no quantifier (comments,
     /// option settings).
     private mutating func parseGroup(_ flags: inout Flags) -> PatternInfo? {
-        copy() // (
+        advance() // (
         var inner = flags
         var isLookaround = false
         var isLookbehind = false
@@ -212,28 +205,28 @@ struct PatternParser {
             return .unknown(lineFeed: true)
         }
         if peek() == UInt8(ascii: "?") {
-            copy()
+            advance()
             guard let kind = peek() else { failed = true; return .unknown(lineFeed: true) }
             switch kind {
             case UInt8(ascii: "#"):
                 skipPast(UInt8(ascii: ")"))
                 return nil
             case UInt8(ascii: ":"), UInt8(ascii: ">"):
-                copy()
+                advance()
             case UInt8(ascii: "|"):
                 failed = true // branch reset renumbers groups
-                copy()
+                advance()
             case UInt8(ascii: "="), UInt8(ascii: "!"):
-                copy()
+                advance()
                 isLookaround = true
             case UInt8(ascii: "<") where peek(1) == UInt8(ascii: "=") || peek(1) == UInt8(ascii: "!"):
-                copy(2)
+                advance(2)
                 isLookaround = true
                 isLookbehind = true
             case UInt8(ascii: "<"), UInt8(ascii: "'"):
                 skipPast(kind == UInt8(ascii: "<") ? UInt8(ascii: ">") : UInt8(ascii: "'"))
             case UInt8(ascii: "P") where peek(1) == UInt8(ascii: "<"):
-                copy()
+                advance()
                 skipPast(UInt8(ascii: ">"))
             case UInt8(ascii: "-") where peek(1).map({ (0x30...0x39).contains($0) }) ?? false:
                 // A relative subroutine call, (?-1).
@@ -260,21 +253,21 @@ struct PatternParser {
                     case UInt8(ascii: "i"): setting.caseless = enable
                     case UInt8(ascii: "s"): setting.dotAll = enable
                     case UInt8(ascii: "x"):
-                        if peek(1) == UInt8(ascii: "x") { copy(); setting.extendedMore = enable }
+                        if peek(1) == UInt8(ascii: "x") { advance(); setting.extendedMore = enable }
                         setting.extended = enable
                     case UInt8(ascii: "m"), UInt8(ascii: "n"), UInt8(ascii: "U"), UInt8(ascii: "J"):
                         if letter != UInt8(ascii: "m") { failed = true } // changes group numbering or greed
                     default:
                         failed = true
                     }
-                    copy()
+                    advance()
                 }
                 if peek() == UInt8(ascii: ")") {
-                    copy()
+                    advance()
                     flags = setting // applies to the rest of the enclosing group
                     return nil
                 }
-                copy() // :
+                advance() // :
                 inner = setting
             }
         }
@@ -286,40 +279,40 @@ struct PatternParser {
         if isLookbehind { lookbehindDepth += 1 }
         let info = parseAlternation(&inner)
         if isLookbehind { lookbehindDepth -= 1 }
-        if peek() == UInt8(ascii: ")") { copy() } else { failed = true }
+        if peek() == UInt8(ascii: ")") { advance() } else { failed = true }
         return isLookaround ? .empty : info
     }
 
     private mutating func parseClass(_ flags: Flags) -> PatternInfo {
-        copy() // [
+        advance() // [
         var negated = false
-        if peek() == UInt8(ascii: "^") { copy(); negated = true }
+        if peek() == UInt8(ascii: "^") { advance(); negated = true }
         var members: [Unicode.Scalar] = []
         var simple = true
         var lineFeed = false
         var first = true
         while let byte = peek() {
-            if byte == UInt8(ascii: "]") && !first { copy(); break }
+            if byte == UInt8(ascii: "]") && !first { advance(); break }
             first = false
             if byte == UInt8(ascii: "[") && peek(1) == UInt8(ascii: ":") {
                 simple = false
                 lineFeed = true // [:space:], [:cntrl:], [:^alpha:] ...
-                copy(2)
+                advance(2)
                 skipPast(UInt8(ascii: "]"))
                 continue
             }
             if byte == UInt8(ascii: "\\") {
-                guard let escaped = peek(1) else { copy(); failed = true; break }
+                guard let escaped = peek(1) else { advance(); failed = true; break }
                 if escaped == UInt8(ascii: "Q") {
-                    copy(2)
+                    advance(2)
                     while !atEnd && !(peek() == UInt8(ascii: "\\") && peek(1) == UInt8(ascii: "E")) {
                         if peek() == 0x0A { lineFeed = true }
                         members.append(decodeScalar())
                     }
-                    copy(2)
+                    advance(2)
                     continue
                 }
-                copy(2)
+                advance(2)
                 if escaped == UInt8(ascii: "n") || escaped == UInt8(ascii: "r") || escaped == UInt8(ascii: "v")
                     || escaped == UInt8(ascii: "R") {
                     mentionsLineBreak = true
@@ -350,7 +343,7 @@ struct PatternParser {
             }
             if byte == UInt8(ascii: "-") && !members.isEmpty && peek(1) != UInt8(ascii: "]") {
                 // A range: conservative unless it stays within printable ASCII above the line feed.
-                copy()
+                advance()
                 simple = false
                 if let low = members.last, low.value <= 0x0A { lineFeed = true }
                 if let high = peek(), high == UInt8(ascii: "\\") || high >= 0x80 { lineFeed = true }
@@ -374,81 +367,79 @@ struct PatternParser {
     private mutating func parseEscape(_ flags: Flags) -> PatternInfo {
         guard let escaped = peek(1) else {
             failed = true
-            copy()
+            advance()
             return .unknown(lineFeed: true)
         }
         switch escaped {
         case UInt8(ascii: "n"):
-            emitLineFeed(consuming: 2)
+            noteLineFeed(consuming: 2)
             return PatternInfo(exact: [[0x0A], [0x0D, 0x0A]], required: nil, canMatchLineFeed: true)
-        case UInt8(ascii: "t"): copy(2); return .literal([0x09])
-        case UInt8(ascii: "r"): mentionsLineBreak = true; copy(2); return .literal([0x0D])
-        case UInt8(ascii: "f"): copy(2); return .literal([0x0C])
-        case UInt8(ascii: "e"): copy(2); return .literal([0x1B])
-        case UInt8(ascii: "a"): copy(2); return .literal([0x07])
+        case UInt8(ascii: "t"): advance(2); return .literal([0x09])
+        case UInt8(ascii: "r"): mentionsLineBreak = true; advance(2); return .literal([0x0D])
+        case UInt8(ascii: "f"): advance(2); return .literal([0x0C])
+        case UInt8(ascii: "e"): advance(2); return .literal([0x1B])
+        case UInt8(ascii: "a"): advance(2); return .literal([0x07])
         case UInt8(ascii: "b"), UInt8(ascii: "B"), UInt8(ascii: "K"):
             hasAssertions = true
             if escaped != UInt8(ascii: "K") { looksOneCharacterAhead = true }
-            copy(2)
+            advance(2)
             return .empty
         case UInt8(ascii: "A"), UInt8(ascii: "z"), UInt8(ascii: "Z"), UInt8(ascii: "G"):
             hasAssertions = true
             hasSubjectAssertions = true
             if escaped == UInt8(ascii: "z") || escaped == UInt8(ascii: "Z") { looksOneCharacterAhead = true }
-            copy(2)
+            advance(2)
             return .empty
         case UInt8(ascii: "d"), UInt8(ascii: "w"), UInt8(ascii: "h"), UInt8(ascii: "S"):
-            copy(2)
+            advance(2)
             return .unknown(lineFeed: false)
         case UInt8(ascii: "D"), UInt8(ascii: "W"), UInt8(ascii: "H"), UInt8(ascii: "s"), UInt8(ascii: "v"),
              UInt8(ascii: "V"), UInt8(ascii: "R"), UInt8(ascii: "X"), UInt8(ascii: "C"):
             if escaped == UInt8(ascii: "v") || escaped == UInt8(ascii: "R") { mentionsLineBreak = true }
-            copy(2)
+            advance(2)
             return .unknown(lineFeed: true)
         case UInt8(ascii: "N"):
-            copy(2)
+            advance(2)
             if peek() == UInt8(ascii: "{") { skipPast(UInt8(ascii: "}")); failed = true; return .unknown(lineFeed: true) }
             return .unknown(lineFeed: false)
         case UInt8(ascii: "p"), UInt8(ascii: "P"):
-            copy(2)
-            if peek() == UInt8(ascii: "{") { skipPast(UInt8(ascii: "}")) } else { copy() }
+            advance(2)
+            if peek() == UInt8(ascii: "{") { skipPast(UInt8(ascii: "}")) } else { advance() }
             return .unknown(lineFeed: true)
         case UInt8(ascii: "Q"):
-            copy(2)
+            advance(2)
             var units: [PatternInfo] = []
             while !atEnd && !(peek() == UInt8(ascii: "\\") && peek(1) == UInt8(ascii: "E")) {
                 if peek() == 0x0A {
-                    output.append(contentsOf: Array("\\E".utf8))
-                    emitLineFeed(consuming: 1)
-                    output.append(contentsOf: Array("\\Q".utf8))
+                    noteLineFeed(consuming: 1, quoted: true)
                     units.append(PatternInfo(exact: [[0x0A], [0x0D, 0x0A]], required: nil, canMatchLineFeed: true))
                 } else {
                     units.append(literalInfo(decodeScalar(), flags))
                 }
             }
-            copy(2)
+            advance(2)
             return .concat(units)
         case UInt8(ascii: "E"):
-            copy(2)
+            advance(2)
             return .empty
         case UInt8(ascii: "x"), UInt8(ascii: "o"), UInt8(ascii: "c"), UInt8(ascii: "0"):
             return parseCodePointEscape(flags)
         case UInt8(ascii: "1")...UInt8(ascii: "9"), UInt8(ascii: "g"), UInt8(ascii: "k"):
             // Back references and subroutine calls.
-            copy(2)
+            advance(2)
             if let open = peek(), open == UInt8(ascii: "{") || open == UInt8(ascii: "<") || open == UInt8(ascii: "'") {
                 skipPast(open == UInt8(ascii: "{") ? UInt8(ascii: "}") : open == UInt8(ascii: "<") ? UInt8(ascii: ">") : open)
             } else {
-                while let digit = peek(), (0x30...0x39).contains(digit) || digit == UInt8(ascii: "+") || digit == UInt8(ascii: "-") { copy() }
+                while let digit = peek(), (0x30...0x39).contains(digit) || digit == UInt8(ascii: "+") || digit == UInt8(ascii: "-") { advance() }
             }
             return .unknown(lineFeed: true)
         default:
             if escaped < 0x80 && isASCIIAlphanumeric(escaped) {
                 failed = true // an escape this analysis does not know
-                copy(2)
+                advance(2)
                 return .unknown(lineFeed: true)
             }
-            copy() // the backslash; the escaped character is literal
+            advance() // the backslash; the escaped character is literal
             return literalInfo(decodeScalar(), flags)
         }
     }
@@ -456,7 +447,7 @@ struct PatternParser {
     /// `\xhh`, `\x{h...}`, `\o{...}`, `\0oo`, `\cX`: one character given by its code.
     private mutating func parseCodePointEscape(_ flags: Flags) -> PatternInfo {
         let kind = pattern[index + 1]
-        copy(2)
+        advance(2)
         var value: UInt32?
         func digits(radix: Int, max: Int, until terminator: UInt8? = nil) -> UInt32? {
             var text = ""
@@ -464,23 +455,23 @@ struct PatternParser {
                   let digit = Int(String(UnicodeScalar(byte)), radix: radix) {
                 _ = digit
                 text.append(Character(UnicodeScalar(byte)))
-                copy()
+                advance()
             }
             if let terminator {
                 guard peek() == terminator else { return nil }
-                copy()
+                advance()
             }
             return UInt32(text, radix: radix) ?? (terminator == nil ? 0 : nil)
         }
         switch kind {
         case UInt8(ascii: "x"):
-            if peek() == UInt8(ascii: "{") { copy(); value = digits(radix: 16, max: 8, until: UInt8(ascii: "}")) } else { value = digits(radix: 16, max: 2) }
+            if peek() == UInt8(ascii: "{") { advance(); value = digits(radix: 16, max: 8, until: UInt8(ascii: "}")) } else { value = digits(radix: 16, max: 2) }
         case UInt8(ascii: "o"):
-            if peek() == UInt8(ascii: "{") { copy(); value = digits(radix: 8, max: 11, until: UInt8(ascii: "}")) } else { failed = true }
+            if peek() == UInt8(ascii: "{") { advance(); value = digits(radix: 8, max: 11, until: UInt8(ascii: "}")) } else { failed = true }
         case UInt8(ascii: "0"):
             value = digits(radix: 8, max: 2)
         default: // \cX
-            if let letter = peek() { copy(); value = UInt32(letter & 0xDF) ^ 0x40 } else { failed = true }
+            if let letter = peek() { advance(); value = UInt32(letter & 0xDF) ^ 0x40 } else { failed = true }
         }
         guard let value, let scalar = Unicode.Scalar(value) else {
             failed = true

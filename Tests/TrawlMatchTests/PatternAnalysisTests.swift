@@ -49,6 +49,8 @@ import TrawlMatch
         #expect(throws: MatchError.invalidPattern(message: "missing closing parenthesis", offset: 4)) { try RegexMatcher("(abc") }
         // `\n` is rewritten before compiling; the offset still counts in the original pattern.
         #expect(throws: MatchError.invalidPattern(message: "missing closing parenthesis", offset: 7)) { try RegexMatcher("a\\n(bcd") }
+        // A line feed inside a quote is rewritten with the quote closed around it.
+        #expect(throws: MatchError.invalidPattern(message: "missing closing parenthesis", offset: 9)) { try RegexMatcher("\\Qa\nb\\E(c") }
         #expect(throws: MatchError.invalidPattern(message: "quantifier does not follow a repeatable item", offset: 0)) { try RegexMatcher("*a") }
     }
 }
