@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "TrawlText", targets: ["TrawlText"]),
         .library(name: "TrawlMatch", targets: ["TrawlMatch"]),
         .library(name: "TrawlFiles", targets: ["TrawlFiles"]),
+        // Shared by the test targets and Bench: process runner, tool lookup, fixtures, random and
+        // chunked texts, the PCRE2 oracle. Not part of the API.
+        .library(name: "TrawlTestSupport", targets: ["TrawlTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,7 +35,7 @@ let package = Package(
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles"]),
         .executableTarget(name: "trawl", dependencies: ["TrawlCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .target(name: "TrawlTestSupport", dependencies: ["TrawlMatch"], path: "Tests/TrawlTestSupport"),
+        .target(name: "TrawlTestSupport", dependencies: ["TrawlMatch", "TrawlText", "CPCRE2"], path: "Tests/TrawlTestSupport"),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlMatch", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),

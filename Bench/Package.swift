@@ -21,6 +21,7 @@ let package = Package(
             name: "trawl-bench",
             dependencies: [
                 .product(name: "Trawl", package: root),
+                .product(name: "TrawlTestSupport", package: root),
                 .product(name: "_RopeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,4 +1,5 @@
 import TrawlMatch
+import TrawlTestSupport
 
 /// The reference the differential tests compare against: ``PCRE2Reference`` on one contiguous
 /// buffer (no windows, no prefilter, no partial matching).

@@ -28,10 +28,12 @@ public struct Child {
     public let errorFile: String
     public let inputFile: String
 
+    /// Starts `executable`; its standard output goes to `outputFile` when given (the caller owns
+    /// that file), else to a scratch file read by ``finish(limit:)``.
     public static func start(_ executable: String, _ arguments: [String], in directory: URL? = nil, input: String? = nil,
-                      environment: [String: String] = [:]) throws -> Child {
+                             environment: [String: String] = [:], outputFile chosenOutput: String? = nil) throws -> Child {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-run-\(UUID().uuidString)").path
-        let inputFile = scratch + ".in", outputFile = scratch + ".out", errorFile = scratch + ".err"
+        let inputFile = scratch + ".in", outputFile = chosenOutput ?? scratch + ".out", errorFile = scratch + ".err"
         try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: inputFile))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -80,6 +82,28 @@ public struct Child {
         return terminatingSignal == 0 ? (status >> 8) & 0xFF : 128 + terminatingSignal
     }
 
+    /// Waits for the child and returns its exit status and peak resident memory in MiB (from
+    /// `wait4`), for benchmarks.
+    public func waitMeasuringMemory() -> (status: Int32, peakMiB: Double) {
+        var usage = rusage()
+        var status: Int32 = 0
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        // ru_maxrss is in KiB on Linux, in bytes on Apple platforms.
+        #if os(Linux)
+        let peak = Double(usage.ru_maxrss) / 1024
+        #else
+        let peak = Double(usage.ru_maxrss) / 1_048_576
+        #endif
+        let terminatingSignal = status & 0x7F
+        return (terminatingSignal == 0 ? (status >> 8) & 0xFF : 128 + terminatingSignal, peak)
+    }
+
+    /// Removes the scratch files of a child waited for without ``finish(limit:)`` (not an output
+    /// file the caller chose).
+    public func discardScratchFiles(keepingOutput: Bool) {
+        for file in keepingOutput ? [errorFile, inputFile] : [outputFile, errorFile, inputFile] { unlink(file) }
+    }
+
     public func finish(limit seconds: Double? = nil) -> Run {
         let status = wait(limit: seconds) ?? -1
         defer { for file in [outputFile, errorFile, inputFile] { unlink(file) } }
@@ -107,6 +131,7 @@ public func snapshotTree(_ root: URL) throws -> [String: [UInt8]] {
     return result
 }
 
+/// The path of an installed program, or `nil`.
 public func tool(_ name: String) -> String? {
-    ["/usr/bin/\(name)", "/usr/local/bin/\(name)", "/opt/homebrew/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    ["/usr/bin/\(name)", "/usr/local/bin/\(name)", "/bin/\(name)", "/opt/homebrew/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TrawlTestSupport
 
 /// Group `cli`: whole-process runs of the `trawl` command beside ripgrep, grep, ugrep and sd, on
 /// the corpus of ../shared/tools/make-corpus.sh (`--corpus DIR` holding swift100m.txt and tree/).
@@ -53,18 +54,9 @@ struct CLIBench {
         // The package this Bench belongs to (Bench/Sources/trawl-bench/ -> the root), whatever its folder is called.
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
-        let build = Process()
-        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        build.arguments = ["swift", "build", "-c", "release", "--product", "trawl", "--package-path", packageRoot]
-        build.standardOutput = FileHandle.standardError
-        try build.run()
-        build.waitUntilExit()
-        guard build.terminationStatus == 0 else { throw BenchError("building trawl failed") }
+        let build = try runTool("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "trawl", "--package-path", packageRoot])
+        guard build.status == 0 else { throw BenchError("building trawl failed:\n\(build.stdout)\(build.stderr)") }
         return packageRoot + "/.build/release/trawl"
-    }
-
-    private func tool(_ name: String) -> String? {
-        ["/usr/bin/\(name)", "/usr/local/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     struct Timed {
@@ -76,20 +68,10 @@ struct CLIBench {
     private func timeProcess(_ name: String, _ command: [String], directory: String? = nil) throws -> Timed {
         var output = ""
         func once() throws -> Double {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: command[0])
-            process.arguments = Array(command.dropFirst())
-            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
             let start = now()
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let elapsed = Double(now() - start) / 1e6
-            output = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let run = try Child.start(command[0], Array(command.dropFirst()), in: directory.map { URL(fileURLWithPath: $0) }).finish()
+            let elapsed = Double(now() - start) / 1e6 // includes reading the (small) output back
+            output = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             return elapsed
         }
         _ = try once()
@@ -129,26 +111,13 @@ struct CLIBench {
         for _ in 0..<max(1, min(runs, 3)) {
             let a = try freshCopy("trawl"), b = try freshCopy("sd")
             var start = now()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: trawl)
-            process.arguments = ["replace", "--write", "--no-ignore", "--hidden", pattern, replacement, a]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
+            _ = try Child.start(trawl, ["replace", "--write", "--no-ignore", "--hidden", pattern, replacement, a]).finish()
             mine.append(Double(now() - start) / 1e6)
             start = now()
             var index = 0
             while index < sources.count {
                 let batch = sources[index..<min(sources.count, index + 2000)]
-                let sdProcess = Process()
-                sdProcess.executableURL = URL(fileURLWithPath: sd)
-                sdProcess.arguments = [pattern, replacement] + batch
-                sdProcess.currentDirectoryURL = URL(fileURLWithPath: b)
-                sdProcess.standardOutput = FileHandle.nullDevice
-                sdProcess.standardError = FileHandle.nullDevice
-                try sdProcess.run()
-                sdProcess.waitUntilExit()
+                _ = try Child.start(sd, [pattern, replacement] + batch, in: URL(fileURLWithPath: b)).finish()
                 index += 2000
             }
             theirs.append(Double(now() - start) / 1e6)

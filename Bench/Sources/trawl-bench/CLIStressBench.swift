@@ -1,4 +1,5 @@
 import Foundation
+import TrawlTestSupport
 
 /// Figures of `trawl` on inputs that used to break it, on generated data (no corpus needed), each
 /// beside its peer in the same run with the answers compared:
@@ -107,10 +108,6 @@ struct CLIStressBench {
         try handle.write(contentsOf: Data(ending))
     }
 
-    private func tool(_ name: String) -> String? {
-        ["/usr/bin/\(name)", "/usr/local/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     /// Runs a command `runs` times after a warm-up, its output to `output`; reports milliseconds.
     private func timed(_ name: String, _ command: [String], output: String) throws -> (figure: Figure, last: Measured) {
         _ = try measured(command, output: output)
@@ -131,30 +128,13 @@ struct CLIStressBench {
     }
 
     /// Runs a command once, its standard output to a file, and returns its elapsed time and peak
-    /// resident memory (from `wait4`).
+    /// resident memory.
     private func measured(_ command: [String], output: String) throws -> Measured {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
         let start = now()
-        let status = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-        guard status == 0 else { throw BenchError("cannot run \(command[0]): \(String(cString: strerror(status)))") }
-        var usage = rusage()
-        var exit: Int32 = 0
-        while wait4(pid, &exit, 0, &usage) < 0 && errno == EINTR {}
+        let child = try Child.start(command[0], Array(command.dropFirst()), outputFile: output)
+        let (_, peak) = child.waitMeasuringMemory()
         let elapsed = Double(now() - start) / 1e6
-        // ru_maxrss is in KiB on Linux, in bytes on Apple platforms.
-        #if os(Linux)
-        let peak = Double(usage.ru_maxrss) / 1024
-        #else
-        let peak = Double(usage.ru_maxrss) / 1_048_576
-        #endif
+        child.discardScratchFiles(keepingOutput: true)
         return Measured(milliseconds: elapsed, peakMB: peak)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TrawlTestSupport
 
 /// One measured figure: the median, minimum and maximum of several runs.
 struct Figure {
@@ -114,27 +115,10 @@ func measureMilliseconds(runs: Int, _ body: () -> Void) -> [Double] {
 @inline(never)
 func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 
-/// A deterministic generator (SplitMix64) so runs are comparable.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// Where ../shared is, relative to this source file (Bench/Sources/trawl-bench/).
-let sharedDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
-
 /// About `size` bytes of text shaped like source code: identifiers, keywords, punctuation, some
 /// non-ASCII, LF line endings. Used when no corpus is given.
 func generatedCorpus(size: Int, seed: UInt64 = 42) -> [UInt8] {
-    var random = SplitMix64(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let words = ["func", "let", "var", "return", "struct", "class", "self", "import", "guard", "else",
                  "value", "count", "index", "buffer", "result", "error", "Error", "make", "String", "Int",
                  "=", "{", "}", "(", ")", "->", ":", ",", ".", "0", "1", "// note", "\"text\"", "über", "naïve"]

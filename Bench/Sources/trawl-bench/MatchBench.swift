@@ -1,5 +1,6 @@
 import Foundation
 import Trawl
+import TrawlTestSupport
 
 /// Group `match`: matcher throughput over a 100 MB rope of code, beside PCRE2-JIT on one
 /// contiguous buffer (the same compiled pattern, no prefilter) in the same run.

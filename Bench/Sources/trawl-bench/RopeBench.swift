@@ -1,5 +1,6 @@
 import _RopeModule
 import Foundation
+import TrawlTestSupport
 import Trawl
 
 /// Group `rope`: trace replay, random edits, loading, line lookup and snapshot edits, with
@@ -18,12 +19,12 @@ struct RopeBench {
     private func traces() throws -> [EditingTrace] {
         var paths = tracePaths
         if paths.isEmpty {
-            let folder = sharedDirectory.appendingPathComponent("traces")
+            let folder = sharedDirectory().appendingPathComponent("traces")
             paths = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
                 .filter { $0.hasSuffix(".json.gz") }.sorted().map { folder.appendingPathComponent($0).path }
         }
         if paths.isEmpty {
-            report.note("no traces found in \(sharedDirectory.path)/traces: replaying a synthetic trace")
+            report.note("no traces found in \(sharedDirectory().path)/traces: replaying a synthetic trace")
             return [EditingTrace.synthetic()]
         }
         return try paths.map { try EditingTrace.load(path: $0) }
@@ -72,7 +73,7 @@ struct RopeBench {
         report.add(Figure(name: "rope.load", unit: "MB/s", samples: loadTimes.map { Double(bytes.count) / 1e6 / ($0 / 1e3) }))
 
         let operations = 100_000
-        var random = SplitMix64(seed: 1)
+        var random = SeededGenerator(seed: 1)
         var rope = loaded
         let insertNs = perOperation(runs: runs, operations: operations) { count in
             for _ in 0..<count {

@@ -1,4 +1,5 @@
 import Foundation
+import TrawlTestSupport
 
 /// An editing trace in the format of ../shared/traces (positions and deletions in scalars).
 struct EditingTrace {
@@ -8,14 +9,9 @@ struct EditingTrace {
     var patches: [(position: Int, deleted: Int, inserted: String)]
 
     static func load(path: String) throws -> EditingTrace {
-        let gunzip = Process()
-        gunzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gunzip.arguments = ["gzip", "-dc", path]
-        let output = Pipe()
-        gunzip.standardOutput = output
-        try gunzip.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        gunzip.waitUntilExit()
+        let gunzip = try runTool("/usr/bin/env", ["gzip", "-dc", path])
+        guard gunzip.status == 0 else { throw BenchError("\(path): gzip failed: \(gunzip.stderr)") }
+        let data = Data(gunzip.output)
         guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let transactions = json["txns"] as? [[String: Any]] else {
             throw BenchError("\(path): not an editing trace")
@@ -36,7 +32,7 @@ struct EditingTrace {
 
     /// A synthetic trace when none is available: typing with occasional backspaces and jumps.
     static func synthetic(edits: Int = 260_000) -> EditingTrace {
-        var random = SplitMix64(seed: 7)
+        var random = SeededGenerator(seed: 7)
         var patches: [(Int, Int, String)] = []
         var length = 0
         var cursor = 0

@@ -1,0 +1,87 @@
+import CPCRE2
+import TrawlMatch
+import TrawlText
+
+/// PCRE2 run directly on one contiguous buffer, with Trawl's compile options and its line-feed
+/// rewrite but none of its search machinery (no prefilter, no windows, no partial matching, no
+/// scratch pool): the oracle Trawl's search is tested against and benchmarked beside. Written
+/// against the C API on its own, so a bug in Trawl's engine cannot hide in the oracle too.
+public final class PCRE2Reference {
+    private let code: OpaquePointer
+    private let matchData: OpaquePointer
+    private let captureCount: Int
+
+    /// Compiles `pattern` with the options ``RegexMatcher`` uses (UTF, UCP, multiline `^`/`$`,
+    /// CRLF-aware line ends, caseless when asked) and JIT-compiles it.
+    public init(pattern: String, caseless: Bool) throws(MatchError) {
+        let rewritten = Array(PatternAnalysis(pattern: pattern, caseless: caseless).compiledPattern.utf8)
+        var options = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_MULTILINE | PCRE2_ALT_CIRCUMFLEX)
+        if caseless { options |= UInt32(PCRE2_CASELESS) }
+        let context = pcre2_compile_context_create_8(nil)
+        defer { pcre2_compile_context_free_8(context) }
+        pcre2_set_newline_8(context, UInt32(PCRE2_NEWLINE_ANYCRLF))
+        var errorCode: Int32 = 0, errorOffset = 0
+        guard let compiled = rewritten.withUnsafeBufferPointer({ buffer in
+            pcre2_compile_8(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count, options, &errorCode, &errorOffset, context)
+        }) else {
+            throw .invalidPattern(message: "PCRE2 error \(errorCode)", offset: errorOffset)
+        }
+        code = compiled
+        pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE))
+        matchData = pcre2_match_data_create_from_pattern_8(compiled, nil)
+        var captures: UInt32 = 0
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &captures)
+        captureCount = Int(captures)
+    }
+
+    deinit {
+        pcre2_match_data_free_8(matchData)
+        pcre2_code_free_8(code)
+    }
+
+    /// Calls `body` with each match in `buffer` (valid UTF-8), using the classic find-all loop:
+    /// after an empty match, retry at the same offset with `PCRE2_NOTEMPTY_ATSTART`.
+    public func forEachMatch(in buffer: UnsafeBufferPointer<UInt8>, _ body: (Match) -> Void) throws(MatchError) {
+        var position = 0
+        var notEmpty = false
+        let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        while position <= buffer.count {
+            let options = UInt32(PCRE2_NO_UTF_CHECK) | (notEmpty ? UInt32(PCRE2_NOTEMPTY_ATSTART) : 0)
+            let result = pcre2_match_8(code, base, buffer.count, position, options, matchData, nil)
+            if result == PCRE2_ERROR_NOMATCH { return }
+            guard result >= 0 else { throw .engine(message: "PCRE2 error \(result)") }
+            let ovector = pcre2_get_ovector_pointer_8(matchData)!
+            let unset = ~Int(0)
+            let groups: [Range<Int>?] = captureCount == 0 ? [] : (1...captureCount).map { group in
+                ovector[2 * group] == unset ? nil : ovector[2 * group]..<ovector[2 * group + 1]
+            }
+            let start = ovector[0], end = ovector[1]
+            body(Match(range: start..<end, groups: groups))
+            notEmpty = start == end
+            position = end
+        }
+    }
+
+    /// Every match in `buffer`.
+    public func matches(in buffer: UnsafeBufferPointer<UInt8>) throws(MatchError) -> [Match] {
+        var result: [Match] = []
+        try forEachMatch(in: buffer) { result.append($0) }
+        return result
+    }
+
+    /// Every match when each line (without its LF or CRLF) is matched on its own.
+    public func matchesLineByLine(in buffer: UnsafeBufferPointer<UInt8>) throws(MatchError) -> [Match] {
+        var result: [Match] = []
+        var start = 0
+        while start <= buffer.count {
+            let lineFeed = buffer[start...].firstIndex(of: 0x0A) ?? buffer.count
+            let end = LineBreaks.contentEnd(lineStart: start, lineFeed: lineFeed, textEnd: buffer.count) { buffer[$0] }
+            try forEachMatch(in: UnsafeBufferPointer(rebasing: buffer[start..<end])) { match in
+                result.append(Match(range: (match.range.lowerBound + start)..<(match.range.upperBound + start),
+                                    groups: match.groups.map { $0.map { ($0.lowerBound + start)..<($0.upperBound + start) } }))
+            }
+            start = lineFeed + 1
+        }
+        return result
+    }
+}
