@@ -121,7 +121,6 @@ protocol MatchEngine: AnyObject {
     func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
 }
 
-extension RegexSearch: MatchEngine {}
 
 /// Yields the occurrences of one literal, found by a ``LiteralScanner``.
 final class LiteralSearch: MatchEngine {

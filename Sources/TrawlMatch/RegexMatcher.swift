@@ -12,7 +12,7 @@ public struct RegexMatcher: Matcher {
     public let analysis: PatternAnalysis
     let regex: CompiledRegex
     let prefilter: PrefilterSet?
-    let mode: RegexSearch.Mode
+    let mode: RegexSearchMode
     /// Set when the pattern is one plain literal: matches are then found by the literal scanner.
     let literal: PrefilterLiteral?
 
@@ -96,8 +96,8 @@ public struct RegexMatcher: Matcher {
         if let literal {
             search = LiteralSearch(literal: literal, text: text, range: range, context: context)
         } else {
-            search = RegexSearch(regex: regex, limits: options.limits, text: text, range: context, reporting: range,
-                                 mode: mode, prefilter: prefilter)
+            search = makeRegexSearch(mode: mode, regex: regex, limits: options.limits, text: text, range: range, context: context,
+                                     prefilter: prefilter)
         }
         var engine = search
         if options.wholeWord {

@@ -1,0 +1,238 @@
+import CPCRE2
+import TrawlKernels
+import TrawlText
+
+/// What every regex search strategy shares: the text, the current PCRE2 subject, the contiguous
+/// window PCRE2 runs on, and the search position.
+///
+/// How chunk boundaries are handled (the choice DESIGN.md leaves open): PCRE2 runs on a contiguous
+/// *window* — the text itself when it is contiguous, otherwise a copy of a stretch of chunks — that
+/// starts a few characters before the search position (enough for the pattern's longest lookbehind,
+/// `\b` and `^`). Unless the window reaches the end of the subject, matching uses
+/// `PCRE2_PARTIAL_HARD`, which reports whenever more text could change the result (including `$`,
+/// `\b` and `\z` at the window's end); the window then grows and the attempt is repeated, so no match
+/// is cut or missed at a window edge.
+final class RegexWindow {
+    let state: RegexMatchState
+    let text: any SearchableText
+    /// The text as PCRE2 sees it (the context of a search in a range).
+    let range: Range<Int>
+    /// The current subject: the range, or one line of it.
+    @exclusivity(unchecked) var subject: Range<Int>
+    /// The prefilter, when the strategy uses one; its current chunk also serves as a zero-copy window.
+    let scanner: LiteralScanner?
+    /// Whether PCRE2 should stop at candidate lines rather than see the whole contiguous subject.
+    let stopsAtCandidateLines: Bool
+    /// Whether matches carry their groups (see ``MatchCursor/capturesGroups``).
+    @exclusivity(unchecked) var capturesGroups = false
+
+    /// Where the next search starts, and whether an empty match was just found there.
+    @exclusivity(unchecked) private(set) var position: Int
+    @exclusivity(unchecked) var notEmptyAtStart = false
+    /// Where the last ``nextMatch(startLimit:initialEnd:preferredEnd:)`` started, and whether it
+    /// started after an empty match.
+    @exclusivity(unchecked) private(set) var previousPosition = 0
+    @exclusivity(unchecked) private(set) var previousNotEmpty = false
+
+    private let contextBytes: Int
+    private let contiguous: TextChunk?
+    @exclusivity(unchecked) private var steps = 0
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>?
+    @exclusivity(unchecked) private var capacity = 0
+    @exclusivity(unchecked) private var windowBase: UnsafePointer<UInt8>?
+    @exclusivity(unchecked) private var windowStart = 0
+    @exclusivity(unchecked) private var windowEnd = -1
+
+    static let windowBytes = 128 * 1024
+    /// How much text past the search position a reused window must still hold.
+    static let minimumLookahead = 4096
+
+    init(regex: CompiledRegex, limits: RegexLimits, text: any SearchableText, range: Range<Int>, start: Int,
+         prefilter: PrefilterSet?, stopsAtCandidateLines: Bool) {
+        state = RegexMatchState(regex: regex, limits: limits)
+        self.text = text
+        self.range = range
+        subject = range
+        position = start
+        contextBytes = (regex.maxLookbehind + 2) * 4
+        scanner = prefilter.map { LiteralScanner(literals: $0.literals, text: text, range: range) }
+        self.stopsAtCandidateLines = stopsAtCandidateLines
+        if text.withContiguousStorageIfAvailable({ _ in true }) == true {
+            var whole = text.chunks(forwardIn: 0..<text.utf8Count)
+            contiguous = whole.next()
+        } else {
+            contiguous = nil
+        }
+    }
+
+    deinit { buffer?.deallocate() }
+
+    /// Continues the search from `offset` (a scalar boundary), as after a rejected match.
+    func reposition(to offset: Int) {
+        position = offset
+        notEmptyAtStart = false
+    }
+
+    /// Forgets the window (the subject changed).
+    func invalidate() { windowEnd = -1 }
+
+    /// Throws ``MatchError/cancelled`` if the task was cancelled, checking once every `interval`
+    /// steps (a power of two).
+    func checkCancellation(every interval: Int) throws(MatchError) {
+        steps += 1
+        if steps & (interval - 1) == 0 && Task.isCancelled { throw .cancelled }
+    }
+
+    /// The next match in the subject starting at or after `position` (and at or before
+    /// `startLimit`, if given). The window first holds up to `initialEnd`, refilled up to
+    /// `preferredEnd`.
+    func nextMatch(startLimit: Int?, initialEnd: Int, preferredEnd: Int) throws(MatchError) -> Match? {
+        previousPosition = position
+        previousNotEmpty = notEmptyAtStart
+        var wantedEnd = min(subject.upperBound, initialEnd)
+        var fillEnd = min(subject.upperBound, max(preferredEnd, initialEnd))
+        while position <= subject.upperBound {
+            if let startLimit, position > startLimit { return nil }
+            try checkCancellation(every: 64)
+            prepareWindow(from: position, through: max(wantedEnd, min(subject.upperBound, position + 1)), fillingTo: fillEnd)
+            let isFinal = windowEnd == subject.upperBound
+            var options: UInt32 = 0
+            if !isFinal { options |= UInt32(PCRE2_PARTIAL_HARD) }
+            if notEmptyAtStart { options |= UInt32(PCRE2_NOTEMPTY_ATSTART) }
+            let window = UnsafeBufferPointer(start: windowBase, count: windowEnd - windowStart)
+            switch try state.match(window, from: position - windowStart, options: options, subjectOffset: windowStart) {
+            case .match(let start, let end):
+                let matchStart = windowStart + start, matchEnd = windowStart + end
+                if let startLimit, matchStart > startLimit { return nil }
+                let match = Match(range: matchStart..<max(matchStart, matchEnd),
+                                  groups: capturesGroups ? state.groups(shiftedBy: windowStart) : [])
+                position = max(matchEnd, position)
+                notEmptyAtStart = matchStart == matchEnd
+                return match
+            case .partial(let start):
+                if let startLimit, windowStart + start > startLimit { return nil }
+                let size = windowEnd - windowStart
+                wantedEnd = min(subject.upperBound, windowEnd + max(size, 4096))
+                fillEnd = wantedEnd
+            case .noMatch:
+                if isFinal {
+                    position = subject.upperBound + 1
+                    return nil
+                }
+                if let startLimit, windowEnd > startLimit { return nil }
+                reposition(to: windowEnd)
+                wantedEnd = min(subject.upperBound, position + RegexWindow.minimumLookahead)
+                fillEnd = min(subject.upperBound, position + RegexWindow.windowBytes)
+            }
+        }
+        return nil
+    }
+
+    /// ``nextMatch(startLimit:initialEnd:preferredEnd:)`` with the usual window sizes.
+    func nextMatch(startLimit: Int?) throws(MatchError) -> Match? {
+        try nextMatch(startLimit: startLimit, initialEnd: position + RegexWindow.minimumLookahead,
+                      preferredEnd: position + RegexWindow.windowBytes)
+    }
+
+    /// Makes the window hold at least `[from - context, through)`; when it must be refilled, it is
+    /// filled up to `fillingTo`.
+    private func prepareWindow(from offset: Int, through end: Int, fillingTo fill: Int) {
+        if let contiguous {
+            // The whole text is one buffer: the window is a slice of it, so nothing is copied and
+            // lookbehind sees everything before the search position.
+            // Unless PCRE2 should stop at a candidate line, the window is the whole subject.
+            windowStart = subject.lowerBound
+            windowEnd = stopsAtCandidateLines ? max(end, fill) : subject.upperBound
+            windowBase = UnsafePointer(contiguous.bytes.baseAddress! + (subject.lowerBound - contiguous.offset))
+            return
+        }
+        let wantedStart = max(subject.lowerBound, offset - contextBytes)
+        if windowEnd >= 0 && windowStart <= wantedStart && windowEnd >= end && offset >= windowStart && buffer != nil
+            && windowBase == UnsafePointer(buffer!) {
+            return
+        }
+        var start = wantedStart
+        while start > subject.lowerBound && UTF8Bytes.isContinuation(byte(at: start)) { start -= 1 }
+        var stop = max(end, fill)
+        while stop < subject.upperBound && UTF8Bytes.isContinuation(byte(at: stop)) { stop += 1 }
+        if let chunk = heldChunk(covering: start..<stop) {
+            // Zero copy: the window is a slice of the chunk the prefilter is reading.
+            windowBase = UnsafePointer(chunk.bytes.baseAddress! + (start - chunk.offset))
+            windowStart = start
+            windowEnd = stop
+            return
+        }
+        let size = stop - start
+        if size > capacity || buffer == nil {
+            buffer?.deallocate()
+            capacity = max(size, capacity * 2, RegexWindow.windowBytes + 1024)
+            buffer = .allocate(capacity: capacity)
+        }
+        text.copyBytes(in: start..<stop, to: buffer!)
+        windowBase = UnsafePointer(buffer!)
+        windowStart = start
+        windowEnd = stop
+    }
+
+    /// The prefilter's current chunk, when it holds all of `wanted`: candidate lines are usually
+    /// found, bounded and matched inside it without copying or seeking.
+    private func heldChunk(covering wanted: Range<Int>) -> (offset: Int, bytes: UnsafeBufferPointer<UInt8>)? {
+        guard let scanner else { return nil }
+        let bytes = scanner.chunkBytes, offset = scanner.chunkOffset
+        guard bytes.baseAddress != nil, offset <= wanted.lowerBound, wanted.upperBound <= offset + bytes.count else { return nil }
+        return (offset, bytes)
+    }
+
+    func byte(at offset: Int) -> UInt8 {
+        if let chunk = heldChunk(covering: offset..<(offset + 1)) { return chunk.bytes[offset - chunk.offset] }
+        return text.byte(at: offset)
+    }
+
+    /// The offset of the first line feed at or after `offset`, or the end of the range.
+    func lineFeed(after offset: Int) -> Int {
+        var from = offset
+        if let chunk = heldChunk(covering: offset..<offset) {
+            let local = offset - chunk.offset
+            let found = trawl_find_byte(chunk.bytes.baseAddress! + local, chunk.bytes.count - local, 0x0A)
+            if local + found < chunk.bytes.count { return offset + found }
+            from = chunk.offset + chunk.bytes.count
+        }
+        var chunks = text.chunks(forwardIn: from..<range.upperBound)
+        while let chunk = chunks.next() {
+            let found = trawl_find_byte(chunk.bytes.baseAddress!, chunk.bytes.count, 0x0A)
+            if found < chunk.bytes.count { return chunk.offset + found }
+        }
+        return range.upperBound
+    }
+
+    /// The offset of the last line feed before `offset` and not before `floor`, or `floor - 1`.
+    func lineFeed(before offset: Int, notBefore floor: Int) -> Int {
+        var upTo = offset
+        if let chunk = heldChunk(covering: offset..<offset) {
+            let low = max(floor, chunk.offset)
+            let found = trawl_find_last_byte(chunk.bytes.baseAddress! + (low - chunk.offset), offset - low, 0x0A)
+            if found < offset - low { return low + found }
+            if low == floor { return floor - 1 }
+            upTo = low
+        }
+        var chunks = text.chunks(backwardIn: floor..<upTo)
+        while let chunk = chunks.next() {
+            let found = trawl_find_last_byte(chunk.bytes.baseAddress!, chunk.bytes.count, 0x0A)
+            if found < chunk.bytes.count { return chunk.offset + found }
+        }
+        return floor - 1
+    }
+
+    /// The end of a line's content (before its LF or CRLF).
+    func contentEnd(lineStart: Int, lineFeed: Int) -> Int {
+        LineBreaks.contentEnd(lineStart: lineStart, lineFeed: lineFeed, textEnd: range.upperBound, byte: byte(at:))
+    }
+
+    /// Calls `body` with the bytes of a small range, from the window when it holds them.
+    func withBytes<R>(in wanted: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let base = windowBase, windowStart <= wanted.lowerBound, wanted.upperBound <= windowEnd {
+            return body(UnsafeBufferPointer(start: base + (wanted.lowerBound - windowStart), count: wanted.count))
+        }
+        return text.bytes(in: wanted).withUnsafeBufferPointer(body)
+    }
+}
