@@ -19,10 +19,16 @@ struct DisplayPath: Sendable {
     /// For messages on standard error.
     var text: String { PathText.escaped(bytes) }
 
-    /// The JSON value ripgrep writes for a path.
-    var json: String {
-        if let text = String(validating: bytes, as: UTF8.self) { return "{\"text\":\(jsonString(text))}" }
-        return "{\"bytes\":\"\(base64(bytes))\"}"
+    /// Writes the JSON value ripgrep writes for a path.
+    func writeJSON(to writer: inout JSONWriter) {
+        writer.object { writer in
+            if String(validating: bytes, as: UTF8.self) != nil {
+                writer.key("text")
+                writer.string(bytes)
+            } else {
+                writer.member("bytes", base64(bytes))
+            }
+        }
     }
 
     /// The path relative to the tree for a diff header (`a/x.swift`): no `./`, no leading or

@@ -218,35 +218,45 @@ private func renderLines(_ cursor: inout MatchCursor, text: ContiguousText, byte
     var pending = try cursor.next()
     var started = false
     let pathPrefix = settings.withFilename && !settings.heading ? style.path(display.bytes) : nil
-    let pathJSON = json ? display.json : ""
     // Plain lines need one match a line: after it, the rest of the line is not searched (as
     // ripgrep does), unless colours, JSON or statistics need every match.
     let oneMatchPerLine = !json && !style.enabled && !settings.countsEveryMatch && !canMatchAcrossLines
 
-    func writeJSON(_ message: String) {
+    func writeJSON(_ message: [UInt8]) {
         report.write(message)
-        report.bytesPrinted += message.utf8.count
+        report.bytesPrinted += message.count
     }
 
     /// One JSON message for the lines `start..<end` (a block of lines in ripgrep's form).
     func emitJSON(_ start: Int, _ end: Int, isMatch: Bool, matches: ArraySlice<Match>) {
         // Written straight into the output: a long line is copied once, not rebuilt as strings.
         let before = report.output.count
-        report.write(isMatch ? "{\"type\":\"match\",\"data\":{\"path\":" : "{\"type\":\"context\",\"data\":{\"path\":")
-        report.write(pathJSON)
-        report.write(",\"lines\":{\"text\":")
-        appendJSONString(UnsafeBufferPointer(rebasing: bytes[start..<end]), to: &report.output)
-        report.write("},\"line_number\":\(lines.lineNumber(start)),\"absolute_offset\":\(start),\"submatches\":[")
-        var first = true
-        for match in matches {
-            let lower = max(match.range.lowerBound, start), upper = min(match.range.upperBound, end)
-            guard lower <= upper else { continue }
-            report.write(first ? "{\"match\":{\"text\":" : ",{\"match\":{\"text\":")
-            first = false
-            appendJSONString(UnsafeBufferPointer(rebasing: bytes[lower..<upper]), to: &report.output)
-            report.write("},\"start\":\(lower - start),\"end\":\(upper - start)}")
+        let lineNumber = lines.lineNumber(start)
+        JSONWriter.append(to: &report.output) { writer in
+            writer.object { writer in
+                writer.member("type", isMatch ? "match" : "context")
+                writer.member("data", object: { writer in
+                    writer.key("path")
+                    display.writeJSON(to: &writer)
+                    writer.textMember("lines", UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                    writer.member("line_number", lineNumber)
+                    writer.member("absolute_offset", start)
+                    writer.member("submatches", array: { writer in
+                        for match in matches {
+                            let lower = max(match.range.lowerBound, start), upper = min(match.range.upperBound, end)
+                            guard lower <= upper else { continue }
+                            writer.element()
+                            writer.object { writer in
+                                writer.textMember("match", UnsafeBufferPointer(rebasing: bytes[lower..<upper]))
+                                writer.member("start", lower - start)
+                                writer.member("end", upper - start)
+                            }
+                        }
+                    })
+                })
+            }
+            writer.output.append(0x0A)
         }
-        report.write("]}}\n")
         report.bytesPrinted += report.output.count - before
     }
 
@@ -312,7 +322,15 @@ private func renderLines(_ cursor: inout MatchCursor, text: ContiguousText, byte
         if !started {
             started = true
             if json {
-                writeJSON("{\"type\":\"begin\",\"data\":{\"path\":\(pathJSON)}}\n")
+                writeJSON(JSONWriter.line { writer in
+                    writer.object { writer in
+                        writer.member("type", "begin")
+                        writer.member("data", object: { writer in
+                            writer.key("path")
+                            display.writeJSON(to: &writer)
+                        })
+                    }
+                })
             } else if settings.heading && settings.withFilename {
                 report.write(style.path(display.bytes) + [0x0A])
             }
@@ -368,7 +386,28 @@ private func renderLines(_ cursor: inout MatchCursor, text: ContiguousText, byte
     }
     if afterLimit > printedUpTo { emitContext(from: printedUpTo, to: afterLimit) }
     if json && started {
-        report.write("{\"type\":\"end\",\"data\":{\"path\":\(display.json),\"binary_offset\":null,\"stats\":{\"elapsed\":\(jsonDuration(nanoseconds: 0)),\"searches\":1,\"searches_with_match\":1,\"bytes_searched\":\(bytes.count),\"bytes_printed\":\(report.bytesPrinted),\"matched_lines\":\(report.matchedLines),\"matches\":\(report.matches)}}}\n")
+        let (printed, matchedLines, matches) = (report.bytesPrinted, report.matchedLines, report.matches)
+        report.write(JSONWriter.line { writer in
+            writer.object { writer in
+                writer.member("type", "end")
+                writer.member("data", object: { writer in
+                    writer.key("path")
+                    display.writeJSON(to: &writer)
+                    writer.key("binary_offset")
+                    writer.null()
+                    writer.member("stats", object: { writer in
+                        writer.key("elapsed")
+                        writer.duration(nanoseconds: 0)
+                        writer.member("searches", 1)
+                        writer.member("searches_with_match", 1)
+                        writer.member("bytes_searched", bytes.count)
+                        writer.member("bytes_printed", printed)
+                        writer.member("matched_lines", matchedLines)
+                        writer.member("matches", matches)
+                    })
+                })
+            }
+        })
     }
 }
 

@@ -97,9 +97,26 @@ public struct FindRun: Sendable {
     /// ripgrep's JSON summary line. Its printer counts the searches it saw begin: those with a
     /// match (and their bytes).
     static func summaryJSON(printed: Int, bytesWithMatch: Int, elapsed: UInt64, matchedLines: Int, matches: Int,
-                            searchesWithMatch: Int) -> String {
-        let stats = "{\"bytes_printed\":\(printed),\"bytes_searched\":\(bytesWithMatch),\"elapsed\":\(jsonDuration(nanoseconds: elapsed)),\"matched_lines\":\(matchedLines),\"matches\":\(matches),\"searches\":\(searchesWithMatch),\"searches_with_match\":\(searchesWithMatch)}"
-        return "{\"data\":{\"elapsed_total\":\(jsonDuration(nanoseconds: elapsed)),\"stats\":\(stats)},\"type\":\"summary\"}\n"
+                            searchesWithMatch: Int) -> [UInt8] {
+        JSONWriter.line { writer in
+            writer.object { writer in
+                writer.member("data", object: { writer in
+                    writer.key("elapsed_total")
+                    writer.duration(nanoseconds: elapsed)
+                    writer.member("stats", object: { writer in
+                        writer.member("bytes_printed", printed)
+                        writer.member("bytes_searched", bytesWithMatch)
+                        writer.key("elapsed")
+                        writer.duration(nanoseconds: elapsed)
+                        writer.member("matched_lines", matchedLines)
+                        writer.member("matches", matches)
+                        writer.member("searches", searchesWithMatch)
+                        writer.member("searches_with_match", searchesWithMatch)
+                    })
+                })
+                writer.member("type", "summary")
+            }
+        }
     }
 
     static func search(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, settings: FindSettings) -> FileReport {

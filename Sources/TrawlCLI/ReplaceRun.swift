@@ -113,7 +113,16 @@ public struct ReplaceRun: Sendable {
         let verb = action == .preview ? "to change" : "changed"
         let summary = "\(totals.files) file\(totals.files == 1 ? "" : "s") \(verb), \(totals.changes) replacement\(totals.changes == 1 ? "" : "s")"
         if json {
-            Console.write("{\"type\":\"summary\",\"data\":{\"files\":\(totals.files),\"replacements\":\(totals.changes),\"written\":\(action != .preview)}}\n")
+            Console.write(JSONWriter.line { writer in
+                writer.object { writer in
+                    writer.member("type", "summary")
+                    writer.member("data", object: { writer in
+                        writer.member("files", totals.files)
+                        writer.member("replacements", totals.changes)
+                        writer.member("written", action != .preview)
+                    })
+                }
+            })
         } else {
             Console.write(summary + (action == .preview && totals.changes > 0 ? " (preview: nothing written; add --write to apply)" : "") + "\n", to: 2)
         }
@@ -183,7 +192,7 @@ public struct ReplaceRun: Sendable {
                     var lines = LineLocator(bytes)
                     try eachChange { change in
                         let record = ChangeRecord(line: lines.lineNumber(change.range.lowerBound), range: change.range, replacement: change.replacement)
-                        outcome.output += Array(record.json(bytes, display: display, applied: applied).utf8)
+                        outcome.output += record.json(bytes, display: display, applied: applied)
                         flush(&outcome.output)
                         outcome.changes += 1
                     }
@@ -329,7 +338,24 @@ struct ChangeRecord {
     var replacement: [UInt8]
 
     /// One JSON line with the change's position and old and new text.
-    func json(_ bytes: UnsafeBufferPointer<UInt8>, display: DisplayPath, applied: Bool) -> String {
-        "{\"type\":\"change\",\"data\":{\"path\":\(display.json),\"line_number\":\(line),\"absolute_offset\":\(range.lowerBound),\"old\":{\"text\":\(jsonString(bytes[range]))},\"new\":{\"text\":\(jsonString(replacement))},\"applied\":\(applied)}}\n"
+    func json(_ bytes: UnsafeBufferPointer<UInt8>, display: DisplayPath, applied: Bool) -> [UInt8] {
+        JSONWriter.line { writer in
+            writer.object { writer in
+                writer.member("type", "change")
+                writer.member("data", object: { writer in
+                    writer.key("path")
+                    display.writeJSON(to: &writer)
+                    writer.member("line_number", line)
+                    writer.member("absolute_offset", range.lowerBound)
+                    writer.textMember("old", UnsafeBufferPointer(rebasing: bytes[range]))
+                    writer.key("new")
+                    writer.object { writer in
+                        writer.key("text")
+                        writer.string(replacement)
+                    }
+                    writer.member("applied", applied)
+                })
+            }
+        }
     }
 }
