@@ -78,21 +78,9 @@ public struct FileReplacement: Sendable {
         let notes = try content.text.withBytes { bytes in
             try AtomicFile.replace(path: path, expecting: content.snapshot, hash: hash, policy: policy) { writer in
                 try writer.write(content.byteOrderMark)
-                var copied = 0
-                var failure: WriteFailure?
-                try ReplacementPlan.forEachChange(matching: matcher, in: content.text, template: template) { change in
-                    guard failure == nil else { return }
-                    do throws(WriteFailure) {
-                        try writer.write(UnsafeBufferPointer(rebasing: bytes[copied..<change.range.lowerBound]))
-                        try writer.write(change.replacement)
-                    } catch {
-                        failure = error
-                    }
-                    copied = change.range.upperBound
-                    count += 1
+                count = try ReplacementPlan.writeReplacing(matching: matcher, in: content.text, bytes: bytes, template: template) { piece in
+                    try writer.write(piece)
                 }
-                if let failure { throw failure }
-                try writer.write(UnsafeBufferPointer(rebasing: bytes[copied...]))
             }
         }
         return (count, notes)
@@ -108,7 +96,9 @@ public struct FileReplacement: Sendable {
     }
 
     /// The results of ``apply(to:walk:sink:)`` as an asynchronous sequence, produced on a task of
-    /// their own (a file being written when the consumer stops listening is finished, not cut).
+    /// their own. When the consumer stops listening (breaks out of its loop, or its task is
+    /// cancelled) the walk stops: the file being written is finished, not cut, and no further file
+    /// is touched.
     public func results(for roots: [FilePath], walk options: WalkOptions) -> AsyncStream<Result> {
         AsyncStream { continuation in
             let task = Task.detached {

@@ -87,7 +87,8 @@ public struct Walker: Sendable {
     }
 
     /// Walks `roots`, handing each selected file to `visit` as soon as it is found (so searching
-    /// can overlap walking); returns the problems met.
+    /// can overlap walking); returns the problems met. A walk on a task that is cancelled stops at
+    /// the next entry.
     public func walk(_ roots: [FilePath], visit: (WalkedFile) -> Void) -> Result {
         var errors: [String] = []
         for root in roots {
@@ -224,6 +225,8 @@ public struct Walker: Sendable {
         entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
         let directoryBytes = directory.bytes
         for (name, type) in entries {
+            // A walk on a cancelled task (its consumer stopped listening) ends here.
+            if Task.isCancelled { return }
             if name == Array(".git".utf8) { continue }
             let path = FilePath(bytes: joinedPath(directoryBytes, name))
             if let excludes = options.excludes, excludes(path, name) { continue }

@@ -48,16 +48,34 @@ public struct ReplacementPlan: Sendable, Equatable {
     /// order, without keeping them: memory stays flat however many there are.
     public static func forEachChange(matching matcher: any Matcher, in text: some SearchableText, range: Range<Int>? = nil,
                                      template: ReplacementTemplate, _ body: (Change) throws(MatchError) -> Void) throws(MatchError) {
-        var cursor = matcher.cursor(over: text, in: range ?? 0..<text.utf8Count)
-        cursor.capturesGroups = !template.isStatic
-        // A template that names no group (and does not follow the matched case) expands to the
-        // same bytes every time: make them once.
-        let constant = template.isStatic && !template.preserveCase
-            ? Array(template.expand(Match(range: 0..<0)) { _ in [] }.utf8) : nil
-        while let match = try cursor.next() {
-            let replacement = constant ?? Array(template.expand(match, in: text).utf8)
-            try body(Change(range: match.range, replacement: replacement))
+        var changes = ChangeCursor(matching: matcher, in: text, range: range, template: template)
+        while let change = try changes.next() { try body(change) }
+    }
+
+    /// Streams the text with every match of `matcher` replaced to `sink`, piece by piece (the
+    /// unchanged stretches of `bytes`, which hold `text`, and the replacements), without keeping the
+    /// changes; returns how many there were. What a batch replace writes to its new file.
+    /// - Throws: a ``MatchError`` from matching, or what `sink` throws; then the output is partial.
+    public static func writeReplacing(matching matcher: any Matcher, in text: some SearchableText, bytes: UnsafeBufferPointer<UInt8>,
+                                      template: ReplacementTemplate, to sink: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Int {
+        var changes = ChangeCursor(matching: matcher, in: text, template: template)
+        return try writePieces(bytes, to: sink) { () throws(any Error) in try changes.next() }
+    }
+
+    /// The one place a new text is assembled: for each change (from `nextChange`, in order), the
+    /// unchanged stretch before it, then its replacement; then the rest of `bytes`.
+    static func writePieces<E: Error>(_ bytes: UnsafeBufferPointer<UInt8>, to sink: (UnsafeBufferPointer<UInt8>) throws(E) -> Void,
+                                      nextChange: () throws(E) -> Change?) throws(E) -> Int {
+        var copied = 0, count = 0
+        while let change = try nextChange() {
+            try sink(UnsafeBufferPointer(rebasing: bytes[copied..<change.range.lowerBound]))
+            let result = change.replacement.withUnsafeBufferPointer { pointer in Result { () throws(E) in try sink(pointer) } }
+            try result.get()
+            copied = change.range.upperBound
+            count += 1
         }
+        try sink(UnsafeBufferPointer(rebasing: bytes[copied...]))
+        return count
     }
 
     /// `bytes` with the changes made. Everything outside the replaced ranges (a byte-order mark,
@@ -71,14 +89,8 @@ public struct ReplacementPlan: Sendable, Equatable {
 
     /// Hands the new text to `sink` piece by piece: unchanged stretches of `bytes` and replacements.
     public func write<E: Error>(_ bytes: UnsafeBufferPointer<UInt8>, to sink: (UnsafeBufferPointer<UInt8>) throws(E) -> Void) throws(E) {
-        var copied = 0
-        for change in changes {
-            try sink(UnsafeBufferPointer(rebasing: bytes[copied..<change.range.lowerBound]))
-            let result = change.replacement.withUnsafeBufferPointer { pointer in Result { () throws(E) in try sink(pointer) } }
-            try result.get()
-            copied = change.range.upperBound
-        }
-        try sink(UnsafeBufferPointer(rebasing: bytes[copied...]))
+        var next = changes.makeIterator()
+        _ = try ReplacementPlan.writePieces(bytes, to: sink) { () throws(E) in next.next() }
     }
 
     /// Makes the changes in `rope` as one batch and returns the edits in the order they were made
@@ -95,5 +107,32 @@ public struct ReplacementPlan: Sendable, Equatable {
             edits.append(edit)
         }
         return edits
+    }
+}
+
+/// The changes of replacing every match of a matcher, produced one at a time from a match cursor
+/// (non-copyable, as the cursor it holds).
+public struct ChangeCursor: ~Copyable {
+    private var cursor: MatchCursor
+    private let template: ReplacementTemplate
+    private let text: any SearchableText
+    /// The bytes every match gets, when the template expands to the same bytes every time.
+    private let constant: [UInt8]?
+
+    /// The changes in `range` of `text` (the whole text by default).
+    public init(matching matcher: any Matcher, in text: some SearchableText, range: Range<Int>? = nil, template: ReplacementTemplate) {
+        cursor = matcher.cursor(over: text, in: range ?? 0..<text.utf8Count)
+        cursor.capturesGroups = !template.isStatic
+        self.template = template
+        self.text = text
+        // A template that names no group (and does not follow the matched case) expands to the
+        // same bytes every time: make them once.
+        constant = template.isStatic && !template.preserveCase ? Array(template.expand(Match(range: 0..<0)) { _ in [] }.utf8) : nil
+    }
+
+    /// The next change, or `nil` when there are no more.
+    public mutating func next() throws(MatchError) -> ReplacementPlan.Change? {
+        guard let match = try cursor.next() else { return nil }
+        return ReplacementPlan.Change(range: match.range, replacement: constant ?? Array(template.expand(match, in: text).utf8))
     }
 }

@@ -62,3 +62,25 @@ import TrawlMatch
         #expect(try Data(contentsOf: top.appendingPathComponent("a.txt")) == Data("alPHA beta alPHA\n".utf8))
     }
 }
+
+extension FileReplacementTests {
+    /// A walk whose task is cancelled (as ``FileReplacement/results(for:walk:)`` does when its
+    /// consumer stops listening) stops at the next file: only the file in hand is written.
+    @Test func cancellingTheTaskStopsTheWalk() async throws {
+        let top = try temporaryFolder("stop")
+        let names = (0..<50).map { "f\($0 + 100).txt" }
+        for name in names { try Data("alpha\n".utf8).write(to: top.appendingPathComponent(name)) }
+        let replacement = FileReplacement(matcher: LiteralMatcher("alpha"), template: ReplacementTemplate(literal: "omega"))
+        let seen = await Task.detached {
+            var seen = 0
+            _ = replacement.apply(to: [FilePath(top.path)], walk: WalkOptions()) { _ in
+                seen += 1
+                withUnsafeCurrentTask { $0?.cancel() } // the consumer stops listening after one result
+            }
+            return seen
+        }.value
+        let rewritten = try names.filter { try Data(contentsOf: top.appendingPathComponent($0)) == Data("omega\n".utf8) }
+        #expect(seen == 1)
+        #expect(rewritten == ["f100.txt"])
+    }
+}
