@@ -97,8 +97,8 @@ public struct FileReplacement: Sendable {
 
     /// The results of ``apply(to:walk:sink:)`` as an asynchronous sequence, produced on a task of
     /// their own. When the consumer stops listening (breaks out of its loop, or its task is
-    /// cancelled) the walk stops: the file being written is finished, not cut, and no further file
-    /// is touched.
+    /// cancelled) the walk stops: the file being replaced is left unchanged (its search is
+    /// cancelled before the switch) or wholly replaced, and no further file is touched.
     public func results(for roots: [FilePath], walk options: WalkOptions) -> AsyncStream<Result> {
         AsyncStream { continuation in
             let task = Task.detached {

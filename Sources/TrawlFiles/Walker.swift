@@ -92,6 +92,7 @@ public struct Walker: Sendable {
     public func walk(_ roots: [FilePath], visit: (WalkedFile) -> Void) -> Result {
         var errors: [String] = []
         for root in roots {
+            if Task.isCancelled { break }
             let status: stat
             switch statPath(root) {
             case .success(let value): status = value

@@ -40,7 +40,7 @@ public struct FindOptions: Hashable, Sendable {
 }
 
 /// PCRE2's resource limits for one match attempt. A catastrophic pattern stops at one of them and
-/// the search reports ``MatchError/limitExceeded(_:)`` rather than hanging.
+/// the search reports ``MatchError/limitExceeded(_:offset:)`` rather than hanging.
 public struct RegexLimits: Hashable, Sendable {
     /// The most times PCRE2 may call its internal match function (backtracking steps).
     public var matchLimit: UInt32

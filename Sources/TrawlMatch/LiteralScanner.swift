@@ -25,9 +25,6 @@ final class LiteralScanner {
     @exclusivity(unchecked) private var found: [Range<Int>?] = []
     @exclusivity(unchecked) private var lastPart = 0
 
-    /// The chunk the scanner read last (its bytes are valid while the scanner lives).
-    var chunk: TextChunk? { parts.map { $0[lastPart].currentChunk } ?? currentChunk }
-
     /// The bytes of the chunk read last, without touching its owner's reference count (the
     /// scanner keeps the chunk, and so its storage, alive).
     var chunkBytes: UnsafeBufferPointer<UInt8> { parts.map { $0[lastPart].currentBytes } ?? currentBytes }

@@ -32,9 +32,9 @@ public protocol Matcher: Sendable {
     /// as starting in a range that ends there.
     ///
     /// When no match of the context is in progress at `range.lowerBound` (which is not between a
-    /// CR and its LF: a CRLF is one line break) — a line start, for a
-    /// pattern that cannot span lines — see ``canMatchAcrossLines`` — or the end of a previous
-    /// match), the cursor gives exactly the context's matches that start in the range, so ranges
+    /// CR and its LF: a CRLF is one line break) — a line start for a pattern that cannot span
+    /// lines (see ``canMatchAcrossLines``), or the end of a previous match — the cursor gives
+    /// exactly the context's matches that start in the range, so ranges
     /// cut at such points give each match once: the contract the index (searching only candidate
     /// chunks) and the navigator (re-matching around an edit) rely on. (`\G` anchors where the
     /// search starts, which is the range's start.)

@@ -34,6 +34,8 @@ public struct PatternAnalysis: Sendable {
     /// How many bytes after a match's end can decide it: 0, 8 for `$`, `\b`, `\Z` (a CRLF is two
     /// characters), `nil` for a lookahead group or a pattern not fully understood.
     public let lookaheadBytes: Int?
+    /// Whether a match can depend on text any distance before it (`\K`, `\X`).
+    public let looksUnboundedBehind: Bool
     /// Whether every construct of the pattern was understood.
     public let isComplete: Bool
 
@@ -50,7 +52,8 @@ public struct PatternAnalysis: Sendable {
         rewrite = LineFeedRewrite(parser.pattern, sites: parser.lineFeeds)
         compiledPattern = String(decoding: rewrite.pattern, as: UTF8.self)
         isComplete = !parser.failed
-        literalQuery = parser.failed ? .all : info.query
+        literalQuery = parser.failed || parser.resetsMatchStart ? .all : info.query
+        looksUnboundedBehind = parser.failed || parser.looksUnboundedBehind
         lookaheadBytes = parser.failed || parser.hasLookahead ? nil : parser.looksOneCharacterAhead ? 8 : 0
         canMatchLineFeed = parser.failed || info.canMatchLineFeed
         isMultiline = parser.mentionsLineBreak

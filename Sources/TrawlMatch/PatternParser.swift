@@ -23,6 +23,12 @@ struct PatternParser {
     /// `\z`), and whether a lookahead group looks any distance ahead.
     var looksOneCharacterAhead = false
     var hasLookahead = false
+    /// Whether a match can depend on text any distance before it: `\K` (the match starts after
+    /// text the pattern consumed) and `\X` (a flag emoji pairs with the regional indicators
+    /// before it).
+    var looksUnboundedBehind = false
+    /// Whether `\K` resets the reported start: then the consumed literals need not be in the match.
+    var resetsMatchStart = false
     /// Inside a lookbehind `\n` stays as written: PCRE2 needs fixed-length lookbehinds, and the
     /// character before a position after CRLF is the LF anyway.
     var lookbehindDepth = 0
@@ -109,6 +115,9 @@ struct PatternParser {
         case UInt8(ascii: "+"): bounds = (1, nil); advance()
         case UInt8(ascii: "?"): bounds = (0, 1); advance()
         case UInt8(ascii: "{"):
+            // PCRE2 10.43 and later also read `{,n}` and spaces inside the braces as a quantifier
+            // (earlier versions, literal text): do not guess which one compiles the pattern.
+            if let next = peek(1), next == UInt8(ascii: ",") || next == 0x20 { failed = true }
             var cursor = index + 1
             func number() -> Int? {
                 let start = cursor
@@ -381,7 +390,12 @@ struct PatternParser {
         case UInt8(ascii: "a"): advance(2); return .literal([0x07])
         case UInt8(ascii: "b"), UInt8(ascii: "B"), UInt8(ascii: "K"):
             hasAssertions = true
-            if escaped != UInt8(ascii: "K") { looksOneCharacterAhead = true }
+            if escaped == UInt8(ascii: "K") {
+                resetsMatchStart = true
+                looksUnboundedBehind = true
+            } else {
+                looksOneCharacterAhead = true
+            }
             advance(2)
             return .empty
         case UInt8(ascii: "A"), UInt8(ascii: "z"), UInt8(ascii: "Z"), UInt8(ascii: "G"):
@@ -396,6 +410,7 @@ struct PatternParser {
         case UInt8(ascii: "D"), UInt8(ascii: "W"), UInt8(ascii: "H"), UInt8(ascii: "s"), UInt8(ascii: "v"),
              UInt8(ascii: "V"), UInt8(ascii: "R"), UInt8(ascii: "X"), UInt8(ascii: "C"):
             if escaped == UInt8(ascii: "v") || escaped == UInt8(ascii: "R") { mentionsLineBreak = true }
+            if escaped == UInt8(ascii: "X") { looksUnboundedBehind = true }
             advance(2)
             return .unknown(lineFeed: true)
         case UInt8(ascii: "N"):

@@ -78,7 +78,7 @@ public struct RegexMatcher: Matcher {
     /// Line-bounded when matched line by line; lookbehind from PCRE2's longest lookbehind (in
     /// characters, one more for `^`), lookahead from the analysis.
     public var locality: MatchLocality {
-        MatchLocality(isLineBounded: matchesLineByLine, lookbehind: analysis.isComplete ? (regex.maxLookbehind + 1) * 4 : nil,
+        MatchLocality(isLineBounded: matchesLineByLine, lookbehind: analysis.looksUnboundedBehind ? nil : (regex.maxLookbehind + 1) * 4,
                       lookahead: analysis.lookaheadBytes)
             .checkingWholeWords(options.wholeWord)
     }

@@ -2,7 +2,7 @@ import TrawlText
 
 /// Successive PCRE2 matches in a range of chunked text, identical to matching the range as one
 /// contiguous subject: a ``RegexWindow`` (the shared window and position) driven by one
-/// ``SubjectStrategy`` per ``Mode``.
+/// ``SubjectStrategy`` per ``RegexSearchMode``.
 final class RegexSearch<Strategy: SubjectStrategy>: MatchEngine {
     let window: RegexWindow
     @exclusivity(unchecked) private var strategy: Strategy
@@ -56,9 +56,10 @@ enum RegexSearchMode {
 /// Makes the search for `mode` over `range` of `text` (searched with `context`).
 func makeRegexSearch(mode: RegexSearchMode, regex: CompiledRegex, limits: RegexLimits,
                      text: any SearchableText, range: Range<Int>, context: Range<Int>, prefilter: PrefilterSet?) -> any MatchEngine {
-    precondition(mode != .candidateLines || prefilter != nil)
+    // RegexMatcher chooses the mode and the prefilter together: only these two modes use one.
+    precondition(mode == .candidateLines ? prefilter != nil : mode == .lineSubjects || prefilter == nil)
     let window = RegexWindow(regex: regex, limits: limits, text: text, range: context, start: range.lowerBound,
-                             prefilter: mode == .candidateLines || mode == .lineSubjects ? prefilter : nil,
+                             prefilter: prefilter,
                              stopsAtCandidateLines: mode == .candidateLines)
     switch mode {
     case .wholeText:

@@ -5,7 +5,7 @@ import TrawlText
 ///
 /// One plan serves an editor's "replace all" (applied to a ``Rope`` as one batch of edits) and a
 /// batch replace over files (applied to the file's bytes, then written atomically), so both give
-/// the same result. For texts too large to hold every change, ``forEachChange(matching:in:template:_:)``
+/// the same result. For texts too large to hold every change, ``forEachChange(matching:in:range:template:_:)``
 /// produces the same changes one at a time.
 public struct ReplacementPlan: Sendable, Equatable {
     /// One replacement: the bytes it replaces and the bytes that go in their place.

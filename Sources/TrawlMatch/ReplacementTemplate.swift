@@ -121,6 +121,9 @@ public struct ReplacementTemplate: Hashable, Sendable {
     }
 
     /// Whether the replacement is the same for every match (no group references).
+    /// The highest group number the template names (0 when it names none but the whole match).
+    var highestGroup: Int { pieces.compactMap { if case .group(let number) = $0 { number } else { nil } }.max() ?? 0 }
+
     public var isStatic: Bool { !pieces.contains { if case .group = $0 { true } else { false } } }
 
     /// The replacement for `match`, reading its groups from `text`.
@@ -130,6 +133,8 @@ public struct ReplacementTemplate: Hashable, Sendable {
 
     /// The replacement for `match`, reading group contents through `bytes`.
     public func expand(_ match: Match, bytes: (Range<Int>) -> [UInt8]) -> String {
+        assert(highestGroup == 0 || !match.groups.isEmpty,
+               "the match has no capture groups: make its cursor with capturesGroups (or capturingGroups: true)")
         if preserveCase && isStatic {
             let plain = pieces.reduce(into: "") { result, piece in if case .text(let text) = piece { result += text } }
             return ReplacementTemplate.withCase(of: String(decoding: bytes(match.range), as: UTF8.self), applied: plain)

@@ -18,6 +18,7 @@ import TrawlTestSupport
         ("a\\nb", "(\"a\\nb\" OR \"a\\r\\nb\")"),
         ("(?R)", "ALL"),
         ("(abc)+d", "(\"abc\" AND \"d\")"),
+        ("foo\\Kbar", "ALL"), // the reported match is only "bar"
     ])
     func shape(pattern: String, expected: String) throws {
         #expect(try RegexMatcher(pattern).literalQuery.description == expected)

@@ -33,8 +33,12 @@ import TrawlTestSupport
                     while context.upperBound < bytes.count && UTF8Bytes.isContinuation(bytes[context.upperBound]) {
                         context = context.lowerBound..<(context.upperBound + 1)
                     }
-                    var cursor = matcher.cursor(over: text, in: match.range.lowerBound..<context.upperBound, context: context)
-                    let again = try cursor.next()
+                    // With an unbounded lookbehind (`\K`: the match consumed text before its start)
+                    // the whole neighbourhood is searched from its start.
+                    let start = locality.lookbehind == nil ? context.lowerBound : match.range.lowerBound
+                    var cursor = matcher.cursor(over: text, in: start..<context.upperBound, context: context)
+                    var again = try cursor.next()
+                    while let found = again, found.range.lowerBound < match.range.lowerBound { again = try cursor.next() }
                     if again != match {
                         Issue.record("\(pattern) wholeWord=\(wholeWord) \(locality): \(match) found as \(String(describing: again)) in \(context) of \(String(decoding: bytes, as: UTF8.self).debugDescription.prefix(300))")
                         return
@@ -53,5 +57,7 @@ import TrawlTestSupport
         #expect(try RegexMatcher("foo\\b").locality.lookahead == 8)
         #expect(try RegexMatcher("(?<=abc)x").locality.lookbehind! >= 3)
         #expect(try RegexMatcher("a\\nb").locality.isLineBounded == false)
+        #expect(try RegexMatcher("\\w+\\Kx").locality.lookbehind == nil)
+        #expect(try RegexMatcher("\\X").locality.lookbehind == nil)
     }
 }

@@ -19,7 +19,7 @@ import TrawlText
         "\\n", "\\r\\n", "\\r", "\\n\\n", "a\\nb", "foo\\s*\\n", "$\\n^", "\\R", "[\\r\\n]+", ".\\n", "\\v+",
         // lookaround, including across chunk boundaries
         "(?<=a)b", "(?<!a)b", "(?<=foo)bar", "(?<=ab)c", "(?<=\\n)foo", "(?<=é)\\w", "bar(?=baz)", "foo(?!bar)",
-        "(?<=\\bfoo)\\s", "(?<![a-z])ing", "\\w+(?=\\()",
+        "(?<=\\bfoo)\\s", "(?<![a-z])ing", "\\w+(?=\\()", "foo\\Kbar", "\\w+\\Ke",
         // groups and alternation
         "(a)(b)?", "(foo)|(bar)", "(?<word>\\w+)\\s+\\k<word>", "(a|b)+", "(?:ab)+", "((a)|b)+", "(\\w)\\1",
         "(?i)(foo|bar)", "(?i:f)oo", "a(?i)b", "(?x) f o o ", "(?x)foo # comment\n", "[a-c]{2,3}", "a{2}", "(ab){1,2}",

@@ -106,7 +106,7 @@ public struct Child {
 
     public func finish(limit seconds: Double? = nil) -> Run {
         let status = wait(limit: seconds) ?? -1
-        defer { for file in [outputFile, errorFile, inputFile] { unlink(file) } }
+        defer { for file in [outputFile, errorFile, inputFile] where file != outputFile || outputFile.contains("/trawl-run-") { unlink(file) } }
         let output = [UInt8](FileManager.default.contents(atPath: outputFile) ?? Data())
         let errors = String(decoding: FileManager.default.contents(atPath: errorFile) ?? Data(), as: UTF8.self)
         return Run(status: status, stdout: String(decoding: output, as: UTF8.self), stderr: errors, output: output)
