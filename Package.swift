@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TrawlText", targets: ["TrawlText"]),
         .library(name: "TrawlMatch", targets: ["TrawlMatch"]),
         .library(name: "TrawlFiles", targets: ["TrawlFiles"]),
+        .library(name: "TrawlFind", targets: ["TrawlFind"]),
         // Shared by the test targets and Bench: process runner, tool lookup, fixtures, random and
         // chunked texts, the PCRE2 oracle. Not part of the API.
         .library(name: "TrawlTestSupport", targets: ["TrawlTestSupport"]),
@@ -32,12 +33,14 @@ let package = Package(
             "TrawlText", "TrawlMatch", "TrawlKernels", "CTrawlSystem",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles"]),
+        .target(name: "TrawlFind", dependencies: ["TrawlText", "TrawlMatch"]),
+        .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles", "TrawlFind"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles"]),
         .executableTarget(name: "trawl", dependencies: ["TrawlCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TrawlTestSupport", dependencies: ["TrawlMatch", "TrawlText", "CPCRE2"], path: "Tests/TrawlTestSupport"),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
+        .testTarget(name: "TrawlFindTests", dependencies: ["TrawlFind", "TrawlMatch", "TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlMatch", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
     ],

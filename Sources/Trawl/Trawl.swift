@@ -2,3 +2,4 @@
 @_exported import TrawlText
 @_exported import TrawlMatch
 @_exported import TrawlFiles
+@_exported import TrawlFind

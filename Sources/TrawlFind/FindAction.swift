@@ -1,0 +1,44 @@
+/// The actions a host binds to menus, buttons and keyboard shortcuts (NSTextFinder.Action is the
+/// model). ``FindNavigator/perform(_:)`` runs them, honouring the editor's ``FindPolicy``.
+public enum FindAction: Hashable, Sendable, CaseIterable {
+    case showFind
+    case showReplace
+    case next
+    case previous
+    case replace
+    case replaceAll
+    case replaceAndFind
+    case selectAll
+    case useSelectionForFind
+    case hide
+
+    /// Whether the action replaces text (unavailable when replace is disabled).
+    public var replaces: Bool { self == .replace || self == .replaceAll || self == .replaceAndFind || self == .showReplace }
+}
+
+extension FindNavigator {
+    /// Whether `action` can run under the current policy (a host greys out the rest).
+    public func isAvailable(_ action: FindAction) -> Bool {
+        if policy.isFindDisabled { return false }
+        return !(action.replaces && policy.isReplaceDisabled)
+    }
+
+    /// Runs `action`; showing and hiding update ``isPresented`` as a binding would.
+    /// - Throws: ``FindActionError`` when the policy forbids it or the query is unusable.
+    public func perform(_ action: FindAction) throws(FindActionError) {
+        guard !policy.isFindDisabled else { throw .findDisabled }
+        if action.replaces && policy.isReplaceDisabled { throw .replaceDisabled }
+        switch action {
+        case .showFind: present()
+        case .showReplace: present(replace: true)
+        case .next: try findNext()
+        case .previous: try findPrevious()
+        case .replace: try replace()
+        case .replaceAll: try replaceAll()
+        case .replaceAndFind: try replaceAndFind()
+        case .selectAll: try selectAllMatches()
+        case .useSelectionForFind: try useSelectionForFind()
+        case .hide: dismiss()
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import TrawlMatch
+import TrawlText
+
+extension FindNavigator {
+    /// Brings the match set up to date after `edits` (made in order; the document already holds
+    /// the result), re-matching only what they can have changed:
+    ///
+    /// 1. matches touching an edit are dropped and later ones shifted (O(log n) each);
+    /// 2. each inserted range, in the final text, is widened to what can depend on it — its lines
+    ///    for a line-bounded matcher; otherwise from the last match that ends (with its lookahead)
+    ///    before it, forward until a new match coincides with a kept one beyond the edit's
+    ///    lookbehind — and that region is matched again.
+    ///
+    /// The result equals a full search (a property the tests check after thousands of edits).
+    func update(after edits: [TextEdit], matcher: any Matcher) throws(MatchError) {
+        let text = document.text
+        var dirty: [Range<Int>] = []
+        for edit in edits {
+            matches.removeMatches(touching: edit.replacedRange, shiftingLaterBy: edit.lengthDelta)
+            dirty = dirty.map { edit.transform($0.lowerBound, bias: .backward)..<edit.transform($0.upperBound, bias: .forward) }
+            dirty.append(edit.insertedRange)
+        }
+        let locality = matcher.locality
+        let ranges = scopes ?? [0..<text.utf8Count]
+        if locality.isLineBounded {
+            for region in lineRegions(around: dirty, in: text) {
+                let pieces = ranges.compactMap { range -> Range<Int>? in
+                    let lower = max(range.lowerBound, region.lowerBound), upper = min(range.upperBound, region.upperBound)
+                    // An empty piece matters only at the text's end (its empty match).
+                    guard lower < upper || (lower == upper && upper == text.utf8Count && range.upperBound == upper) else { return nil }
+                    return lower..<upper
+                }
+                let found = try FindNavigator.scan(matcher, text, pieces).filter { match in
+                    ranges.contains { $0.lowerBound <= match.lowerBound && match.upperBound <= $0.upperBound }
+                }
+                matches.replace(startingIn: region, includesEnd: region.upperBound == text.utf8Count, with: found, delta: 0)
+            }
+            return
+        }
+        guard let lookbehind = locality.lookbehind, let lookahead = locality.lookahead, scopes == nil,
+              let first = dirty.map(\.lowerBound).min(), let last = dirty.map(\.upperBound).max() else {
+            matches = MatchSet(try FindNavigator.scan(matcher, text, ranges))
+            return
+        }
+        // Restart at the start of the last kept match that cannot see the first edit (a point
+        // where the full search also starts a match), or at the text's start.
+        let following = matches.firstIndex(endingAtOrAfter: first - lookahead)
+        let restart = following > 0 ? matches[following - 1].lowerBound : 0
+        var cursor = matcher.cursor(over: text, in: restart..<text.utf8Count, context: 0..<text.utf8Count)
+        var found: [Range<Int>] = []
+        while let match = try cursor.next() {
+            if match.range.lowerBound >= last + lookbehind, matches.index(of: match.range) != nil {
+                // From a match both searches find beyond the edits' reach, they agree to the end.
+                matches.replace(startingIn: restart..<match.range.lowerBound, includesEnd: false, with: found, delta: 0)
+                return
+            }
+            found.append(match.range)
+        }
+        matches.replace(startingIn: restart..<text.utf8Count, includesEnd: true, with: found, delta: 0)
+    }
+
+    /// The whole lines holding each range (a region ends after its line break, or at the text's
+    /// end), merged where they touch.
+    private func lineRegions(around ranges: [Range<Int>], in text: Rope) -> [Range<Int>] {
+        let regions = ranges.map { range in
+            let start = text.utf8Range(ofLine: text.line(ofUTF8: range.lowerBound)).lowerBound
+            let end = text.utf8Range(ofLine: text.line(ofUTF8: range.upperBound)).upperBound
+            return start..<end
+        }.sorted { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for region in regions {
+            if let previous = merged.last, region.lowerBound <= previous.upperBound {
+                merged[merged.count - 1] = previous.lowerBound..<max(previous.upperBound, region.upperBound)
+            } else {
+                merged.append(region)
+            }
+        }
+        return merged
+    }
+}

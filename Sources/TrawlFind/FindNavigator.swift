@@ -1,0 +1,263 @@
+import Observation
+import TrawlMatch
+import TrawlText
+
+/// The find and replace interface of one editor, without the UI: a headless, observable model of
+/// SwiftUI's `findNavigator(isPresented:)` with the behaviour of VS Code's find widget.
+///
+/// The match set is exact (no cap on the count) and stays equal to a full search of the document
+/// through every edit, undo and redo: an edit re-matches only the region it can affect, bounded by
+/// the matcher's ``MatchLocality``. Documents above ``backgroundThreshold`` bytes are searched on a
+/// snapshot in the background, with matches published as they are found; a new query cancels the
+/// search in progress.
+@MainActor @Observable
+public final class FindNavigator {
+    /// The document searched.
+    public let document: TextDocument
+
+    // MARK: Presentation
+
+    /// Whether the find interface is shown (the `isPresented` binding).
+    public var isPresented: Bool {
+        get { presented }
+        set { if newValue { present() } else { dismiss() } }
+    }
+    /// Whether the replace part is shown.
+    public private(set) var isReplaceShown = false
+    private var presented = false
+
+    /// Whether find and replace are allowed; a ``ScopeTree`` sets it from the nearest scope.
+    /// Disabling find dismisses the navigator; disabling replace hides the replace part.
+    public var policy: FindPolicy = .enabled {
+        didSet {
+            if policy.isFindDisabled { presented = false }
+            if policy.isReplaceDisabled { isReplaceShown = false }
+        }
+    }
+
+    /// Whether replace actions can run now.
+    public var isReplaceAvailable: Bool { !policy.isReplaceDisabled }
+
+    // MARK: Query
+
+    /// The text to find (a literal, or a PCRE2 pattern when ``options`` says regex).
+    public var query = "" { didSet { if query != oldValue { search() } } }
+    /// Match case, whole word, regex.
+    public var options = FindOptions() { didSet { if options != oldValue { search() } } }
+    /// Whether next and previous wrap around the document's ends.
+    public var wraps = true
+    /// The replacement (a template in regex mode: `$1`, `${name}`, `\u`...).
+    public var replacement = ""
+    /// Whether a static replacement takes the case of the text it replaces.
+    public var preservesCase = false
+
+    // MARK: Results
+
+    /// Every match, in order.
+    public internal(set) var matches = MatchSet()
+    /// Why the query gives no matches, when it cannot be searched.
+    public private(set) var diagnostic: FindDiagnostic? = .emptyQuery
+    /// Whether a background search is still running (``matches`` grows until it ends).
+    public private(set) var isSearching = false
+    /// The ranges find is restricted to ("find in selection"), or `nil` for the whole document.
+    public var scopes: [Range<Int>]? { scopeHandles?.compactMap { document.range(of: $0) } }
+
+    @ObservationIgnored private var scopeHandles: [TextDocument.TrackedRange]?
+    @ObservationIgnored private(set) var matcher: (any Matcher)?
+    @ObservationIgnored private var observer: TextDocument.Observer?
+    @ObservationIgnored private var searchTask: Task<Void, Never>?
+    @ObservationIgnored private var generation = 0
+
+    /// Documents larger than this many bytes are searched in the background.
+    public static let backgroundThreshold = 4 << 20
+
+    /// A navigator for `document`.
+    public init(document: TextDocument) {
+        self.document = document
+        observer = document.addObserver { [weak self] document, change in
+            self?.documentChanged(change)
+        }
+    }
+
+    isolated deinit {
+        searchTask?.cancel()
+        if let observer { document.removeObserver(observer) }
+    }
+
+    /// The number of matches.
+    public var matchCount: Int { matches.count }
+
+    /// The index of the match that is the primary selection, if it is one.
+    public var currentMatchIndex: Int? { matches.index(of: document.primarySelection) }
+
+    /// "3 of 12000000", "? of 5" when the selection is not a match, "No results" when there are none.
+    public var positionDescription: String {
+        if matches.isEmpty { return isSearching ? "Searching…" : "No results" }
+        return "\(currentMatchIndex.map { String($0 + 1) } ?? "?") of \(matches.count)"
+    }
+
+    // MARK: Presenting
+
+    /// Shows the find interface (and the replace part when `replace` is true and allowed). Has no
+    /// effect when find is disabled.
+    public func present(replace: Bool = false) {
+        guard !policy.isFindDisabled else { return }
+        presented = true
+        if replace && !policy.isReplaceDisabled { isReplaceShown = true }
+    }
+
+    /// Hides the find interface.
+    public func dismiss() {
+        presented = false
+        isReplaceShown = false
+    }
+
+    // MARK: Scopes
+
+    /// Restricts find to the current selections ("find in selection"); empty selections are
+    /// ignored, and with none left find covers the document.
+    public func findInSelection() {
+        let ranges = document.selections.filter { !$0.isEmpty }
+        restrict(to: ranges.isEmpty ? nil : ranges)
+    }
+
+    /// Restricts find to `ranges` (which move with edits), or lifts the restriction with `nil`.
+    public func restrict(to ranges: [Range<Int>]?) {
+        scopeHandles?.forEach(document.stopTracking)
+        scopeHandles = ranges?.sorted { $0.lowerBound < $1.lowerBound }.map(document.track)
+        search()
+    }
+
+    // MARK: Searching
+
+    /// Searches the whole document (or the scopes) again with the current query and options.
+    func search() {
+        searchTask?.cancel()
+        searchTask = nil
+        generation += 1
+        isSearching = false
+        matches = MatchSet()
+        diagnostic = nil
+        matcher = nil
+        guard !query.isEmpty else {
+            diagnostic = .emptyQuery
+            return
+        }
+        switch options.syntax {
+        case .literal:
+            matcher = LiteralMatcher(query, options: options)
+        case .regex:
+            do {
+                matcher = try RegexMatcher(query, options: options)
+            } catch {
+                if case .invalidPattern(let message, let offset) = error {
+                    diagnostic = .invalidPattern(message: message, offset: offset)
+                } else {
+                    diagnostic = .invalidPattern(message: error.description, offset: 0)
+                }
+                return
+            }
+        }
+        let text = document.text
+        let ranges = searchRanges(in: text)
+        if text.utf8Count <= FindNavigator.backgroundThreshold {
+            do {
+                matches = MatchSet(try FindNavigator.scan(matcher!, text, ranges))
+            } catch {
+                fail(error)
+            }
+        } else {
+            searchInBackground(text, ranges)
+        }
+    }
+
+    /// The ranges searched: the scopes, or the whole text.
+    private func searchRanges(in text: Rope) -> [Range<Int>] { scopes ?? [0..<text.utf8Count] }
+
+    private func fail(_ error: MatchError) {
+        matches = MatchSet()
+        switch error {
+        case .limitExceeded(_, let offset): diagnostic = .tooExpensive(message: error.description, offset: offset)
+        case .cancelled: break
+        default: diagnostic = .tooExpensive(message: error.description, offset: 0)
+        }
+    }
+
+    /// Every match in `ranges` of `text`, each range searched with the whole text as context and
+    /// matches kept only when they lie inside their range.
+    nonisolated static func scan(_ matcher: any Matcher, _ text: Rope, _ ranges: [Range<Int>],
+                                 batch: ((inout [Range<Int>]) -> Void)? = nil) throws(MatchError) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        for range in ranges {
+            var cursor = matcher.cursor(over: text, in: range, context: 0..<text.utf8Count)
+            while let match = try cursor.next() {
+                guard match.range.upperBound <= range.upperBound else { continue }
+                found.append(match.range)
+                if let batch { batch(&found) }
+            }
+        }
+        return found
+    }
+
+    private func searchInBackground(_ text: Rope, _ ranges: [Range<Int>]) {
+        guard let matcher else { return }
+        isSearching = true
+        let current = generation
+        enum Event: Sendable {
+            case found([Range<Int>])
+            case failed(MatchError)
+        }
+        let (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        let scanner = Task.detached(priority: .userInitiated) {
+            // The first match is published at once, then batches grow so that publishing stays cheap.
+            var limit = 1
+            do throws(MatchError) {
+                let rest = try FindNavigator.scan(matcher, text, ranges) { found in
+                    if found.count >= limit {
+                        continuation.yield(.found(found))
+                        found.removeAll(keepingCapacity: true)
+                        limit = min(limit * 8, 65_536)
+                    }
+                }
+                continuation.yield(.found(rest))
+            } catch {
+                continuation.yield(.failed(error))
+            }
+            continuation.finish()
+        }
+        searchTask = Task { [weak self] in
+            await withTaskCancellationHandler {
+                for await event in events {
+                    guard let self, self.generation == current else { break }
+                    switch event {
+                    case .found(let ranges): self.matches.append(contentsOf: ranges)
+                    case .failed(let error): self.fail(error)
+                    }
+                }
+                if let self, self.generation == current { self.isSearching = false }
+            } onCancel: {
+                scanner.cancel()
+            }
+        }
+    }
+
+    // MARK: Following edits
+
+    private func documentChanged(_ change: TextDocument.Change) {
+        guard let matcher else { return }
+        if isSearching || change.edits.count > FindNavigator.incrementalEditLimit {
+            // A background search runs on an older snapshot, and a very large batch (a replace
+            // all, its undo) touches too much to patch: search again.
+            search()
+            return
+        }
+        do {
+            try update(after: change.edits, matcher: matcher)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Above this many edits in one change, the navigator searches again instead of patching.
+    static let incrementalEditLimit = 512
+}

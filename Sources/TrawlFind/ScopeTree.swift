@@ -1,0 +1,160 @@
+import Observation
+
+/// A tree of containers and editors, like a view hierarchy, carrying the find policies of
+/// SwiftUI's `findDisabled(_:)` and `replaceDisabled(_:)` and the presentation of
+/// `findNavigator(isPresented:)`.
+///
+/// Rules (SwiftUI's, made deterministic where SwiftUI is not):
+/// - A node may set find and/or replace disabled to `true` or `false`; an editor's policy comes
+///   from the nearest node on its path to the root that sets it (its own node first), so a nearer
+///   `false` re-enables what a farther `true` disabled. Find disabled implies replace disabled.
+/// - Presenting on a node targets one editor of its subtree: the focused editor if it is in the
+///   subtree, else the first editor in tree order (depth first, children in insertion order).
+///   SwiftUI calls this choice nondeterministic; Trawl documents it.
+/// - When find is disabled for the target, presenting does nothing and the binding reads false;
+///   disabling find while shown dismisses the navigator, disabling replace hides its replace part.
+/// - When focus moves to another editor of a presenting node's subtree, the navigator moves with
+///   it (the old editor's is dismissed, the new one's shown, with the replace part if it was).
+@MainActor @Observable
+public final class ScopeTree {
+    /// A node of the tree.
+    public struct Node: Hashable, Sendable {
+        fileprivate let id: Int
+    }
+
+    private struct Entry {
+        var parent: Node?
+        var children: [Node] = []
+        var navigator: FindNavigator?
+        var findDisabled: Bool?
+        var replaceDisabled: Bool?
+    }
+
+    private var entries: [Int: Entry] = [:]
+    private var nextID = 0
+    /// Nodes the host put `findNavigator(isPresented:)` on.
+    private var presentationNodes: Set<Node> = []
+
+    /// The root container.
+    public let root = Node(id: 0)
+    /// The focused editor, if any.
+    public private(set) var focusedEditor: Node?
+
+    /// A tree holding only its root container.
+    public init() {
+        entries[0] = Entry(parent: nil)
+    }
+
+    // MARK: Building
+
+    /// Adds a container under `parent`.
+    @discardableResult
+    public func addContainer(to parent: Node) -> Node { add(Entry(parent: parent), to: parent) }
+
+    /// Adds an editor (with its navigator) under `parent`.
+    @discardableResult
+    public func addEditor(_ navigator: FindNavigator, to parent: Node) -> Node {
+        let node = add(Entry(parent: parent, navigator: navigator), to: parent)
+        applyPolicies()
+        return node
+    }
+
+    private func add(_ entry: Entry, to parent: Node) -> Node {
+        precondition(entries[parent.id] != nil, "unknown parent node")
+        nextID += 1
+        let node = Node(id: nextID)
+        entries[node.id] = entry
+        entries[parent.id]!.children.append(node)
+        return node
+    }
+
+    /// Removes `node` and its subtree (the root stays).
+    public func remove(_ node: Node) {
+        guard node != root, let entry = entries[node.id] else { return }
+        for child in entry.children { remove(child) }
+        if let parent = entry.parent { entries[parent.id]?.children.removeAll { $0 == node } }
+        entries[node.id] = nil
+        presentationNodes.remove(node)
+        if focusedEditor == node { focusedEditor = nil }
+    }
+
+    /// The navigator of an editor node.
+    public func navigator(of editor: Node) -> FindNavigator? { entries[editor.id]?.navigator }
+
+    // MARK: Policies
+
+    /// Sets (`true` or `false`) or clears (`nil`) `findDisabled` on `node`.
+    public func setFindDisabled(_ disabled: Bool?, on node: Node) {
+        entries[node.id]?.findDisabled = disabled
+        applyPolicies()
+    }
+
+    /// Sets (`true` or `false`) or clears (`nil`) `replaceDisabled` on `node`.
+    public func setReplaceDisabled(_ disabled: Bool?, on node: Node) {
+        entries[node.id]?.replaceDisabled = disabled
+        applyPolicies()
+    }
+
+    /// The policy of `node`: each setting from the nearest node on the path to the root that
+    /// sets it.
+    public func policy(for node: Node) -> FindPolicy {
+        var find: Bool?, replace: Bool?
+        var current: Node? = node
+        while let here = current, let entry = entries[here.id], find == nil || replace == nil {
+            if find == nil { find = entry.findDisabled }
+            if replace == nil { replace = entry.replaceDisabled }
+            current = entry.parent
+        }
+        return FindPolicy(findDisabled: find ?? false, replaceDisabled: replace ?? false)
+    }
+
+    private func applyPolicies() {
+        for (id, entry) in entries {
+            guard let navigator = entry.navigator else { continue }
+            let policy = policy(for: Node(id: id))
+            if navigator.policy != policy { navigator.policy = policy }
+        }
+    }
+
+    // MARK: Focus and presentation
+
+    /// Every editor under `node` (itself included), in tree order.
+    public func editors(under node: Node) -> [Node] {
+        guard let entry = entries[node.id] else { return [] }
+        return (entry.navigator != nil ? [node] : []) + entry.children.flatMap(editors(under:))
+    }
+
+    /// The editor that presenting on `node` shows the navigator for: the focused editor when it
+    /// is in the subtree, else the first editor in tree order.
+    public func target(of node: Node) -> Node? {
+        let candidates = editors(under: node)
+        if let focusedEditor, candidates.contains(focusedEditor) { return focusedEditor }
+        return candidates.first
+    }
+
+    /// Whether the navigator presented from `node` is shown: the `isPresented` binding's value.
+    public func isFindNavigatorPresented(on node: Node) -> Bool {
+        target(of: node).flatMap(navigator(of:))?.isPresented ?? false
+    }
+
+    /// Sets the `isPresented` binding of `node`: shows or hides the navigator of its target. Has
+    /// no effect (the binding stays false) when find is disabled for the target.
+    public func setFindNavigatorPresented(_ presented: Bool, on node: Node) {
+        presentationNodes.insert(node)
+        guard let navigator = target(of: node).flatMap(navigator(of:)) else { return }
+        if presented { navigator.present() } else { navigator.dismiss() }
+    }
+
+    /// Moves focus to `editor` (or clears it); presentations follow the new target.
+    public func focus(_ editor: Node?) {
+        let before = presentationNodes.map { ($0, target(of: $0)) }
+        focusedEditor = editor.flatMap { entries[$0.id]?.navigator != nil ? $0 : nil }
+        for (node, oldTarget) in before {
+            let newTarget = target(of: node)
+            guard newTarget != oldTarget, let old = oldTarget.flatMap(navigator(of:)), old.isPresented else { continue }
+            let withReplace = old.isReplaceShown
+            old.dismiss()
+            newTarget.flatMap(navigator(of:))?.present(replace: withReplace)
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import Observation
+import TrawlText
+
+/// An editable text: a ``Rope``, one or more selections, and undo/redo in groups, publishing every
+/// change as ``TextEdit`` records so that selections, tracked ranges and a find navigator follow
+/// it without rescanning.
+///
+/// Offsets are UTF-8 byte offsets (the rope converts to UTF-16 and lines in O(log n)). Every
+/// mutating call is one undo step; ``groupingUndo(_:)`` makes several calls one step.
+@MainActor @Observable
+public final class TextDocument {
+    /// The text.
+    public private(set) var text: Rope
+    /// The selections, in order and not overlapping; empty ranges are carets. Never empty.
+    public private(set) var selections: [Range<Int>]
+    /// Which selection is the primary one (the one "next" and "previous" start from).
+    public private(set) var primarySelectionIndex: Int
+    /// Incremented by every change of the text.
+    public private(set) var revision = 0
+
+    @ObservationIgnored private var undoStack: [UndoGroup] = []
+    @ObservationIgnored private var redoStack: [UndoGroup] = []
+    @ObservationIgnored private var openGroup: UndoGroup?
+    @ObservationIgnored private var groupDepth = 0
+    @ObservationIgnored private var observers: [Int: @MainActor (TextDocument, Change) -> Void] = [:]
+    @ObservationIgnored private var nextObserver = 0
+    @ObservationIgnored private var tracked: [Int: Range<Int>] = [:]
+
+    /// A change of the text, as observers see it.
+    public struct Change: Sendable {
+        /// The edits, in the order they were made (each in the offsets of the text it was made on).
+        public var edits: [TextEdit]
+        /// The text before the change.
+        public var before: Rope
+        /// Why the text changed.
+        public var kind: Kind
+
+        public enum Kind: Sendable {
+            case edit, undo, redo
+        }
+    }
+
+    /// One undo step: the texts before and after it (ropes are persistent, so keeping both costs
+    /// only the nodes they do not share) and the edits that lead from one to the other.
+    private struct UndoGroup {
+        var before: Rope
+        var after: Rope
+        var edits: [TextEdit]
+        var selectionsBefore: [Range<Int>]
+        var primaryBefore: Int
+        var selectionsAfter: [Range<Int>]
+        var primaryAfter: Int
+    }
+
+    /// A document holding `text`, with a caret at its start.
+    public init(_ text: Rope = Rope()) {
+        self.text = text
+        selections = [0..<0]
+        primarySelectionIndex = 0
+    }
+
+    /// A document holding `string`.
+    public convenience init(_ string: String) { self.init(Rope(string)) }
+
+    /// The primary selection.
+    public var primarySelection: Range<Int> { selections[primarySelectionIndex] }
+
+    // MARK: Selections
+
+    /// Selects `range` (one selection).
+    public func select(_ range: Range<Int>) { select([range], primary: 0) }
+
+    /// Sets the selections: clamped to the text and to scalar boundaries, sorted, overlapping ones
+    /// merged; `primary` indexes `ranges`.
+    public func select(_ ranges: [Range<Int>], primary: Int = 0) {
+        precondition(!ranges.isEmpty, "a document always has a selection")
+        let primaryRange = clamped(ranges[min(max(primary, 0), ranges.count - 1)])
+        var merged: [Range<Int>] = []
+        for range in ranges.map(clamped).sorted(by: { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }) {
+            if let last = merged.last, range.lowerBound < last.upperBound || range == last {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        selections = merged
+        primarySelectionIndex = merged.firstIndex { $0.lowerBound <= primaryRange.lowerBound && primaryRange.upperBound <= $0.upperBound } ?? 0
+    }
+
+    private func clamped(_ range: Range<Int>) -> Range<Int> {
+        let lower = text.clamp(range.lowerBound), upper = text.clamp(max(range.upperBound, range.lowerBound))
+        return lower..<max(lower, upper)
+    }
+
+    // MARK: Tracked ranges
+
+    /// An opaque handle to a range the document keeps up to date through edits, undo and redo.
+    public struct TrackedRange: Hashable, Sendable {
+        fileprivate let id: Int
+    }
+
+    /// Starts keeping `range` up to date.
+    public func track(_ range: Range<Int>) -> TrackedRange {
+        nextObserver += 1
+        tracked[nextObserver] = clamped(range)
+        return TrackedRange(id: nextObserver)
+    }
+
+    /// The current range of a tracked range (`nil` once it is no longer tracked).
+    public func range(of handle: TrackedRange) -> Range<Int>? { tracked[handle.id] }
+
+    /// Stops keeping a range up to date.
+    public func stopTracking(_ handle: TrackedRange) { tracked[handle.id] = nil }
+
+    // MARK: Observers
+
+    /// An opaque handle to an observer, for ``removeObserver(_:)``.
+    public struct Observer: Hashable, Sendable {
+        fileprivate let id: Int
+    }
+
+    /// Calls `body` after every change of the text, with the document already changed.
+    public func addObserver(_ body: @escaping @MainActor (TextDocument, Change) -> Void) -> Observer {
+        nextObserver += 1
+        observers[nextObserver] = body
+        return Observer(id: nextObserver)
+    }
+
+    public func removeObserver(_ observer: Observer) { observers[observer.id] = nil }
+
+    // MARK: Editing
+
+    /// Replaces `range` with `string` and puts a caret after the insertion. One undo step.
+    @discardableResult
+    public func replace(_ range: Range<Int>, with string: String) -> TextEdit {
+        let range = clamped(range)
+        var edit: TextEdit?
+        groupingUndo {
+            edit = apply([(range, string)])[0]
+            let caret = range.lowerBound + string.utf8.count
+            select([caret..<caret])
+        }
+        return edit!
+    }
+
+    /// Types `string` over every selection (as multi-cursor typing does). One undo step.
+    public func insertAtSelections(_ string: String) {
+        groupingUndo {
+            apply(selections.map { ($0, string) })
+            // Carets after each insertion: the selections moved with the edits.
+            select(selections.map { $0.upperBound..<$0.upperBound }, primary: primarySelectionIndex)
+        }
+    }
+
+    /// Makes the changes (ranges in the current text, in order, not overlapping) as one batch
+    /// and returns the edits, last change first (each in the offsets of the text it was made on).
+    /// Selections and tracked ranges move with them; a single undo step unless inside
+    /// ``groupingUndo(_:)``.
+    @discardableResult
+    public func apply(_ changes: [(range: Range<Int>, replacement: String)]) -> [TextEdit] {
+        guard !changes.isEmpty else { return [] }
+        var edits: [TextEdit] = []
+        groupingUndo {
+            let before = text
+            edits.reserveCapacity(changes.count)
+            if changes.count > TextDocument.rebuildThreshold {
+                text = rebuilt(with: changes)
+                // The same edits, last first, as if made one by one.
+                for change in changes.reversed() {
+                    edits.append(TextEdit(replacedRange: change.range, insertedCount: change.replacement.utf8.count))
+                }
+            } else {
+                for change in changes.reversed() {
+                    edits.append(text.replace(change.range, with: change.replacement))
+                }
+            }
+            commit(edits, before: before, kind: .edit)
+        }
+        return edits
+    }
+
+    /// The text with many changes made, built in one pass over its bytes.
+    private func rebuilt(with changes: [(range: Range<Int>, replacement: String)]) -> Rope {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8Count + changes.reduce(0) { $0 + $1.replacement.utf8.count - $1.range.count })
+        var copied = 0
+        func copy(upTo end: Int) {
+            for chunk in text.chunks(in: copied..<end) { chunk.withUnsafeBytes { bytes.append(contentsOf: $0) } }
+            copied = end
+        }
+        for change in changes {
+            copy(upTo: change.range.lowerBound)
+            bytes.append(contentsOf: change.replacement.utf8)
+            copied = change.range.upperBound
+        }
+        copy(upTo: text.utf8Count)
+        return try! Rope(validating: bytes) // slices of a valid text at scalar boundaries and strings
+    }
+
+    /// Above this many changes in one batch, ``apply(_:)`` rebuilds the text instead of editing it.
+    static let rebuildThreshold = 512
+
+    /// Makes every change inside `body` one undo step.
+    public func groupingUndo(_ body: () throws -> Void) rethrows {
+        if groupDepth == 0 {
+            openGroup = UndoGroup(before: text, after: text, edits: [], selectionsBefore: selections,
+                                  primaryBefore: primarySelectionIndex, selectionsAfter: selections, primaryAfter: primarySelectionIndex)
+        }
+        groupDepth += 1
+        defer {
+            groupDepth -= 1
+            if groupDepth == 0, var group = openGroup {
+                openGroup = nil
+                if !group.edits.isEmpty {
+                    group.after = text
+                    group.selectionsAfter = selections
+                    group.primaryAfter = primarySelectionIndex
+                    undoStack.append(group)
+                    redoStack.removeAll()
+                }
+            }
+        }
+        try body()
+    }
+
+    private func commit(_ edits: [TextEdit], before: Rope, kind: Change.Kind) {
+        revision += 1
+        selections = selections.map { move($0, through: edits) }
+        for (id, range) in tracked { tracked[id] = move(range, through: edits) }
+        if kind == .edit { openGroup!.edits += edits } // edits are always made inside a group
+        let change = Change(edits: edits, before: before, kind: kind)
+        for observer in observers.keys.sorted() { observers[observer]?(self, change) }
+    }
+
+    private func move(_ range: Range<Int>, through edits: [TextEdit]) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        for edit in edits {
+            lower = edit.transform(lower, bias: range.isEmpty ? .forward : .backward)
+            upper = edit.transform(upper, bias: .forward)
+        }
+        return lower..<max(lower, upper)
+    }
+
+    // MARK: Undo
+
+    public var canUndo: Bool { !undoStack.isEmpty }
+    public var canRedo: Bool { !redoStack.isEmpty }
+
+    /// Undoes the last step: the text is restored exactly, and the selections it had.
+    public func undo() {
+        guard openGroup == nil, let group = undoStack.popLast() else { return }
+        let before = text
+        text = group.before
+        // The inverse edits, from the last made to the first.
+        let inverse = group.edits.reversed().map { edit in
+            TextEdit(replacedRange: edit.insertedRange, insertedCount: edit.replacedRange.count)
+        }
+        commit(Array(inverse), before: before, kind: .undo)
+        selections = group.selectionsBefore
+        primarySelectionIndex = group.primaryBefore
+        redoStack.append(group)
+    }
+
+    /// Redoes the last undone step.
+    public func redo() {
+        guard openGroup == nil, let group = redoStack.popLast() else { return }
+        let before = text
+        text = group.after
+        commit(group.edits, before: before, kind: .redo)
+        selections = group.selectionsAfter
+        primarySelectionIndex = group.primaryAfter
+        undoStack.append(group)
+    }
+}

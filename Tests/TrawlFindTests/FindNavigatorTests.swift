@@ -1,0 +1,127 @@
+import Testing
+import TrawlFind
+import TrawlMatch
+import TrawlText
+
+/// Editor find semantics: navigation, wrap, counts, find in selection, replace and replace all.
+@MainActor @Suite struct FindNavigatorTests {
+    func navigator(_ text: String, _ query: String, _ options: FindOptions = FindOptions()) -> FindNavigator {
+        let navigator = FindNavigator(document: TextDocument(text))
+        navigator.options = options
+        navigator.query = query
+        return navigator
+    }
+
+    @Test func nextAndPreviousWrapByDefault() throws {
+        let find = navigator("a x a x a", "a")
+        #expect(find.matchCount == 3)
+        #expect(find.positionDescription == "? of 3")
+        find.document.select(2..<2)
+        #expect(try find.findNext() == 1)
+        #expect(find.document.primarySelection == 4..<5)
+        #expect(find.positionDescription == "2 of 3")
+        #expect(try find.findNext() == 2)
+        #expect(try find.findNext() == 0) // wraps
+        #expect(try find.findPrevious() == 2) // wraps back
+        #expect(try find.findPrevious() == 1)
+    }
+
+    @Test func withoutWrapTheEndsStop() throws {
+        let find = navigator("a x a", "a")
+        find.wraps = false
+        find.document.select(4..<5)
+        #expect(!find.canGoForward)
+        #expect(try find.findNext() == nil)
+        #expect(find.document.primarySelection == 4..<5)
+        #expect(find.canGoBack)
+        #expect(try find.findPrevious() == 0)
+        #expect(!find.canGoBack)
+    }
+
+    @Test func emptyMatchesAtTheCaretArePassedOver() throws {
+        let find = navigator("ab\n\ncd", "^", .regex)
+        #expect(find.matches.ranges == [0..<0, 3..<3, 4..<4])
+        find.document.select(0..<0)
+        #expect(try find.findNext() == 1)
+        #expect(try find.findNext() == 2)
+    }
+
+    @Test func emptyQueryAndInvalidPatternGiveADiagnosticNotAThrow() {
+        let find = navigator("abc", "")
+        #expect(find.matchCount == 0 && find.diagnostic == .emptyQuery)
+        find.options = .regex
+        find.query = "(a"
+        #expect(find.matchCount == 0)
+        #expect(find.diagnostic == .invalidPattern(message: "missing closing parenthesis", offset: 2))
+        find.query = "(a)"
+        #expect(find.diagnostic == nil && find.matchCount == 1)
+    }
+
+    @Test func findInSelectionWithSeveralRanges() throws {
+        let find = navigator("foo foo foo foo", "foo")
+        find.document.select([0..<5, 8..<15])
+        find.findInSelection()
+        #expect(find.matches.ranges == [0..<3, 8..<11, 12..<15])
+        find.document.select(3..<3)
+        #expect(try find.findNext() == 1)
+    }
+
+    @Test func positionsConvertToUTF16ForHosts() {
+        let find = navigator("😀 é😀", "😀")
+        #expect(find.matches.ranges == [0..<4, 7..<11])
+        let rope = find.document.text
+        #expect(find.matches.ranges.map { rope.utf16Offset(ofUTF8: $0.lowerBound) } == [0, 4])
+    }
+
+    @Test func replaceIsTwoStepAndNeverMatchesInsertedText() throws {
+        let find = navigator("cat cat", "cat")
+        find.replacement = "catcat"
+        find.document.select(0..<0)
+        #expect(try find.replace() == false) // selects the first match
+        #expect(find.document.primarySelection == 0..<3)
+        try find.replaceAndFind()
+        #expect(find.document.text.description == "catcat cat")
+        // The next match is the one after the insertion, not inside it.
+        #expect(find.document.primarySelection == 7..<10)
+    }
+
+    @Test func replaceAllIsOneUndoStepWithTemplates() throws {
+        let find = navigator("alpha beta\r\ngamma", "(\\w)(\\w*)", .regex)
+        find.replacement = "\\u$1$2!"
+        #expect(try find.replaceAll() == 3)
+        #expect(find.document.text.description == "Alpha! Beta!\r\nGamma!")
+        find.document.undo()
+        #expect(find.document.text.description == "alpha beta\r\ngamma")
+        #expect(find.matchCount == 3)
+    }
+
+    @Test func selectAllMatchesMakesOneSelectionEach() throws {
+        let find = navigator("x1 x2 x3", "x\\d", .regex)
+        try find.selectAllMatches()
+        #expect(find.document.selections == [0..<2, 3..<5, 6..<8])
+    }
+
+    @Test func useSelectionForFindEscapesInRegexMode() throws {
+        let find = navigator("a.b a+b", "zzz", .regex)
+        find.document.select(0..<3)
+        try find.useSelectionForFind()
+        #expect(find.query == "a\\.b")
+        #expect(find.matchCount == 1)
+    }
+
+    /// A large document is searched in the background; the result equals the synchronous one.
+    @Test func largeDocumentsAreSearchedInTheBackground() async throws {
+        let line = "let value = eventLoop.next() // 😀\n"
+        let text = String(repeating: line, count: FindNavigator.backgroundThreshold / line.utf8.count + 10)
+        let find = navigator(text, "eventLoop")
+        #expect(find.isSearching)
+        while find.isSearching { await Task.yield() }
+        #expect(find.matchCount == FindNavigator.backgroundThreshold / line.utf8.count + 10)
+        // A new query cancels the old search and starts again.
+        find.query = "next"
+        find.query = "value"
+        while find.isSearching { await Task.yield() }
+        #expect(find.matchCount == FindNavigator.backgroundThreshold / line.utf8.count + 10)
+        #expect(find.matches[5] == (5 * line.utf8.count + 4)..<(5 * line.utf8.count + 9))
+    }
+}

@@ -1,0 +1,76 @@
+import Testing
+import TrawlFind
+import TrawlTestSupport
+import TrawlText
+
+/// Undo and redo restore exact texts and selections; selections and tracked ranges follow edits.
+@MainActor @Suite struct TextDocumentTests {
+    @Test func undoAndRedoRestoreTheExactText() {
+        let document = TextDocument("one\r\ntwo")
+        document.replace(3..<3, with: " 1")
+        document.replace(0..<3, with: "ONE")
+        #expect(document.text.description == "ONE 1\r\ntwo")
+        document.undo()
+        #expect(document.text.description == "one 1\r\ntwo")
+        document.undo()
+        #expect(document.text.description == "one\r\ntwo")
+        #expect(!document.canUndo)
+        document.redo()
+        document.redo()
+        #expect(document.text.description == "ONE 1\r\ntwo")
+        // A new edit clears what could be redone.
+        document.undo()
+        document.replace(0..<0, with: ">")
+        #expect(!document.canRedo)
+    }
+
+    @Test func aGroupIsOneUndoStep() {
+        let document = TextDocument("abc")
+        document.groupingUndo {
+            document.replace(0..<1, with: "A")
+            document.replace(2..<3, with: "C")
+        }
+        #expect(document.text.description == "AbC")
+        document.undo()
+        #expect(document.text.description == "abc")
+    }
+
+    @Test func selectionsAndTrackedRangesFollowEdits() {
+        let document = TextDocument("hello world")
+        let tracked = document.track(6..<11)
+        document.select([0..<0, 6..<11], primary: 1)
+        document.replace(0..<0, with: ">> ")
+        #expect(document.range(of: tracked) == 9..<14)
+        document.select(9..<9)
+        document.insertAtSelections("big ")
+        #expect(document.text.description == ">> hello big world")
+        #expect(document.selections == [13..<13])
+        // Typing at a tracked range's edge grows it (as VS Code's default stickiness).
+        #expect(document.range(of: tracked) == 9..<18)
+        document.undo()
+        #expect(document.range(of: tracked) == 9..<14)
+    }
+
+    /// Many changes in one batch (rebuilt in one pass) give the same text and edits as few.
+    @Test func largeBatchesMatchEditByEdit() {
+        var random = SeededGenerator(seed: 9)
+        let base = String(repeating: "ab😀\r\n", count: 400)
+        let rope = Rope(base)
+        var changes: [(range: Range<Int>, replacement: String)] = []
+        var offset = 0
+        while offset < rope.utf8Count - 8 {
+            let start = rope.clamp(offset + Int.random(in: 0...3, using: &random))
+            let end = rope.clamp(start + Int.random(in: 0...3, using: &random), bias: .forward)
+            changes.append((start..<end, ["x", "", "é", "\n"].randomElement(using: &random)!))
+            offset = end + 1
+        }
+        #expect(changes.count > 600)
+        let batch = TextDocument(rope)
+        batch.apply(changes)
+        let oneByOne = TextDocument(rope)
+        for change in changes.reversed() { oneByOne.apply([change]) }
+        #expect(batch.text.description == oneByOne.text.description)
+        batch.undo()
+        #expect(batch.text.description == base)
+    }
+}
