@@ -26,7 +26,11 @@ struct LineSubjectsStrategy: SubjectStrategy {
             if hasSubject && window.position <= window.subject.upperBound {
                 if let match = try window.nextMatch(startLimit: nil) { return match }
             }
-            // Move to the next line (the next one holding a candidate, with a prefilter).
+            // Move to the next line (the next one holding a candidate, with a prefilter), or to the
+            // line of a position the cursor was told to skip to.
+            if window.position > nextLineStart, window.position <= window.range.upperBound {
+                nextLineStart = window.lineFeed(before: window.position, notBefore: nextLineStart) + 1
+            }
             guard nextLineStart <= window.range.upperBound, nextLineStart <= reported.upperBound else { return nil }
             try window.checkCancellation(every: 256)
             var lineStart = nextLineStart
@@ -43,7 +47,7 @@ struct LineSubjectsStrategy: SubjectStrategy {
             window.subject = lineStart..<contentEnd
             hasSubject = true
             nextLineStart = lineEnd + 1
-            window.reposition(to: max(lineStart, reported.lowerBound))
+            window.reposition(to: max(lineStart, window.position))
             window.invalidate()
         }
     }

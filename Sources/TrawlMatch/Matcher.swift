@@ -31,9 +31,9 @@ public protocol Matcher: Sendable {
     /// range, and a match may run past the range's end. The empty match at the context's end counts
     /// as starting in a range that ends there.
     ///
-    /// When no match of the context is in progress at `range.lowerBound` (which is not between a
-    /// CR and its LF: a CRLF is one line break) — a line start for a pattern that cannot span
-    /// lines (see ``canMatchAcrossLines``), or the end of a previous match — the cursor gives
+    /// When no match of the context is in progress at `range.lowerBound` or ends there (and it is
+    /// not between a CR and its LF: a CRLF is one line break) — a line start for a pattern that
+    /// cannot span lines (see ``canMatchAcrossLines``), or the start of a match — the cursor gives
     /// exactly the context's matches that start in the range, so ranges
     /// cut at such points give each match once: the contract the index (searching only candidate
     /// chunks) and the navigator (re-matching around an edit) rely on. (`\G` anchors where the
@@ -186,7 +186,8 @@ final class WholeWordFilter: MatchEngine {
             if isWholeWord(match.range) { return match }
             guard match.range.lowerBound < range.upperBound else { return nil }
             let next = withBytes(in: match.range.lowerBound..<min(range.upperBound, match.range.lowerBound + 4)) { bytes in
-                UTF8Bytes.scalarLength(lead: bytes[0])
+                // A CRLF is one line break: never retry between its CR and its LF.
+                bytes[0] == 0x0D && bytes.count > 1 && bytes[1] == 0x0A ? 2 : UTF8Bytes.scalarLength(lead: bytes[0])
             }
             base.reposition(to: match.range.lowerBound + next)
         }

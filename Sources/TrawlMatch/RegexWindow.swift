@@ -107,7 +107,9 @@ final class RegexWindow {
                 let match = Match(range: matchStart..<max(matchStart, matchEnd),
                                   groups: capturesGroups ? state.groups(shiftedBy: windowStart) : [])
                 position = max(matchEnd, position)
-                notEmptyAtStart = matchStart == matchEnd
+                // No empty match where a match ended (VS Code finds `.*` once per line; so do
+                // Rust's regex, sd and `rg -P`), and never the same empty match twice.
+                notEmptyAtStart = true
                 return match
             case .partial(let start):
                 if let startLimit, windowStart + start > startLimit { return nil }

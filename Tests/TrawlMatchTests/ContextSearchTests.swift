@@ -38,7 +38,9 @@ import TrawlText
                         cut = Int.random(in: 0...bytes.count, using: &random)
                         while cut < bytes.count && UTF8Bytes.isContinuation(bytes[cut]) { cut += 1 }
                     }
-                    if whole.contains(where: { $0.range.lowerBound < cut && cut < $0.range.upperBound }) { continue }
+                    // Not inside a match, nor where one ends (a fresh search there could report an
+                    // empty match that the whole search, just after that match, does not).
+                    if whole.contains(where: { $0.range.lowerBound < cut && cut <= $0.range.upperBound }) { continue }
                     if cut > 0 && cut < bytes.count && bytes[cut - 1] == 0x0D && bytes[cut] == 0x0A { continue } // inside a line break
                     cuts.append(cut)
                 }
@@ -96,5 +98,34 @@ import TrawlText
                 #expect(try matcher.firstMatch(in: rope, startingAtOrAfter: offset)?.range == expected?.range, "\(pattern) from \(offset)")
             }
         }
+    }
+
+    @Test func skipOnAFreshCursorIsHonoured() throws {
+        // Skipping before the first match: the cursor must start there, not at the line's start.
+        let rope = Rope("a b\r\nc d\ne f")
+        for pattern in ["\\W", "\\s", "(?<=a)\\s", "\\w", "foo|\\w"] {
+            let matcher = try RegexMatcher(pattern)
+            let all = try matcher.matches(in: rope)
+            for offset in 0...rope.utf8Count {
+                var cursor = matcher.cursor(over: rope)
+                cursor.skip(to: offset)
+                let expected = all.first { $0.range.lowerBound >= offset }
+                #expect(try cursor.next()?.range == expected?.range, "\(pattern) skipping to \(offset)")
+            }
+        }
+    }
+
+    @Test func wholeWordRetriesNeverStopBetweenCRAndLF() throws {
+        // "\r\nab" is rejected (a word character follows); a retry one byte later would find
+        // the LF alone, between the CR and its LF.
+        let matcher = try RegexMatcher("\\r\\nab|\\n", options: FindOptions(syntax: .regex, wholeWord: true))
+        #expect(try matcher.matches(in: Rope("x\r\nab1")).isEmpty)
+    }
+
+    @Test func noEmptyMatchWhereAMatchEnded() throws {
+        // VS Code finds `.*` once per line, as rg -P, Rust's regex and sd do.
+        #expect(try RegexMatcher(".*").matches(in: Rope("abc\ndef\n\nx\n")).map(\.range) == [0..<3, 4..<7, 8..<8, 9..<10, 11..<11])
+        #expect(try RegexMatcher("a*").matches(in: Rope("aab")).map(\.range) == [0..<2, 3..<3])
+        #expect(try RegexMatcher("(?s)x*").matches(in: Rope("xx\nx")).map(\.range) == [0..<2, 3..<4])
     }
 }

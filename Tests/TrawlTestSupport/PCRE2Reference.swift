@@ -39,8 +39,9 @@ public final class PCRE2Reference {
         pcre2_code_free_8(code)
     }
 
-    /// Calls `body` with each match in `buffer` (valid UTF-8), using the classic find-all loop:
-    /// after an empty match, retry at the same offset with `PCRE2_NOTEMPTY_ATSTART`.
+    /// Calls `body` with each match in `buffer` (valid UTF-8), using the classic find-all loop
+    /// with editor semantics: after a match, retry at its end with `PCRE2_NOTEMPTY_ATSTART`, so
+    /// no empty match is reported where a match ended.
     public func forEachMatch(in buffer: UnsafeBufferPointer<UInt8>, _ body: (Match) -> Void) throws(MatchError) {
         var position = 0
         var notEmpty = false
@@ -57,7 +58,7 @@ public final class PCRE2Reference {
             }
             let start = ovector[0], end = ovector[1]
             body(Match(range: start..<end, groups: groups))
-            notEmpty = start == end
+            notEmpty = true // no empty match where a match ended (Trawl's rule, as VS Code's)
             position = end
         }
     }
