@@ -124,4 +124,20 @@ import TrawlText
         #expect(find.matchCount == FindNavigator.backgroundThreshold / line.utf8.count + 10)
         #expect(find.matches[5] == (5 * line.utf8.count + 4)..<(5 * line.utf8.count + 9))
     }
+
+    /// The README's example, as written there.
+    @Test func readmeExample() throws {
+        let document = TextDocument("let a = 1\r\nlet b = 2\n")
+        let find = FindNavigator(document: document)
+        find.options = .regex
+        find.query = "let (\\w)"
+        #expect(find.matchCount == 2 && find.positionDescription == "? of 2")
+        try find.findNext()
+        #expect(document.primarySelection == 0..<5 && find.positionDescription == "1 of 2")
+        find.replacement = "var $1"
+        try find.replaceAll()
+        #expect(document.text.description == "var a = 1\r\nvar b = 2\n")
+        document.undo()
+        #expect(document.text.description == "let a = 1\r\nlet b = 2\n")
+    }
 }
