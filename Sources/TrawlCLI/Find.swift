@@ -56,8 +56,11 @@ public struct PatternOptions: Sendable {
     /// Builds the matcher.
     /// - Throws: ``MatchError/invalidPattern(message:offset:)`` for a bad regex.
     public func makeMatcher() throws(MatchError) -> any Matcher {
-        // An empty literal matches at every line, as the empty regex does (and as in ripgrep).
-        if fixedStrings && !pattern.isEmpty { return LiteralMatcher(pattern, options: findOptions) }
+        // ripgrep prints every line for an empty pattern; an editor finds nothing. Trawl says so.
+        guard !pattern.isEmpty else {
+            throw .invalidPattern(message: "the pattern is empty (to match every line, use '^')", offset: 0)
+        }
+        if fixedStrings { return LiteralMatcher(pattern, options: findOptions) }
         var options = findOptions
         options.syntax = .regex
         return try RegexMatcher(pattern, options: options)

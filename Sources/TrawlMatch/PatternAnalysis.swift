@@ -2,7 +2,7 @@ import TrawlText
 
 /// What Trawl learns from a PCRE2 pattern before compiling it:
 ///
-/// - the pattern with editor semantics applied (see ``LineFeedRewrite``): `\n` (and a raw line
+/// - the pattern with editor semantics applied (see ``PatternRewrite``): `\n` (and a raw line
 ///   feed) outside classes becomes `(?:\r?\n)`, so it matches a line ending in LF or CRLF;
 /// - literals of which every match contains one (for the prefilter, and for index queries);
 /// - whether a match can contain a line feed (if not, a match lies within one line, so the regex
@@ -23,9 +23,10 @@ public struct PatternAnalysis: Sendable {
     public let literalQuery: LiteralQuery
     /// Whether some match might contain a line feed.
     public let canMatchLineFeed: Bool
-    /// Whether the pattern asks for line breaks explicitly (a line feed, `\n`, `\r`, `\R`, `\v`, or
-    /// `.` in dot-all mode). Only such patterns match across lines, as in VS Code; the others are
-    /// matched line by line, so `\s` or `[^x]` never run into the next line.
+    /// Whether the pattern asks for line breaks explicitly: VS Code's rule (its
+    /// `isMultilineRegexSource`: a line feed, `\n`, `\r` or `\W`), and PCRE2's `\R`, `\v` and `.`
+    /// in dot-all mode. Only such patterns match across lines; the others are matched line by
+    /// line, so `\s` or `[^x]` never run into the next line.
     public let isMultiline: Bool
     /// Whether the pattern has assertions whose result depends on where the subject starts or ends
     /// (`\A`, `\z`, `\Z`, `\G`, lookaround), which make line-by-line matching differ from matching
@@ -43,13 +44,13 @@ public struct PatternAnalysis: Sendable {
     /// The one string the pattern matches, when it is a plain literal (no assertions): then a
     /// literal scan finds exactly the matches PCRE2 would.
     let exactLiteral: PrefilterLiteral?
-    private let rewrite: LineFeedRewrite
+    private let rewrite: PatternRewrite
 
     /// Analyzes a PCRE2 pattern; `caseless` is the initial state of the `i` flag.
     public init(pattern: String, caseless: Bool = false) {
         var parser = PatternParser(pattern: Array(pattern.utf8), caseless: caseless)
         let info = parser.parseTopLevel()
-        rewrite = LineFeedRewrite(parser.pattern, sites: parser.lineFeeds)
+        rewrite = PatternRewrite(parser.pattern, sites: parser.rewrites)
         compiledPattern = String(decoding: rewrite.pattern, as: UTF8.self)
         isComplete = !parser.failed
         literalQuery = parser.failed || parser.resetsMatchStart ? .all : info.query

@@ -1,7 +1,7 @@
 import TrawlText
 
 /// A recursive-descent reader of PCRE2 syntax that computes ``PatternInfo`` and notes where the
-/// pattern asks for a line feed (for ``LineFeedRewrite``).
+/// pattern asks for a line feed (for ``PatternRewrite``).
 struct PatternParser {
     struct Flags {
         var caseless: Bool
@@ -12,8 +12,8 @@ struct PatternParser {
 
     let pattern: [UInt8]
     var index = 0
-    /// Where the pattern matches a line feed outside classes and lookbehinds, to be rewritten.
-    var lineFeeds: [LineFeedRewrite.Site] = []
+    /// What to rewrite (line feeds outside classes and lookbehinds, JavaScript escapes).
+    var rewrites: [PatternRewrite.Site] = []
     var failed = false
     var mentionsLineBreak = false
     var hasSubjectAssertions = false
@@ -49,7 +49,7 @@ struct PatternParser {
 
     private mutating func noteLineFeed(consuming count: Int, quoted: Bool = false) {
         mentionsLineBreak = true
-        if lookbehindDepth == 0 { lineFeeds.append(LineFeedRewrite.Site(range: index..<(index + count), isQuoted: quoted)) }
+        if lookbehindDepth == 0 { rewrites.append(.lineFeed(index..<(index + count), quoted: quoted)) }
         advance(count)
     }
 
@@ -321,9 +321,19 @@ struct PatternParser {
                     advance(2)
                     continue
                 }
+                if escaped == UInt8(ascii: "u") {
+                    if let scalar = javaScriptEscape() {
+                        members.append(scalar)
+                        if scalar == "\n" || scalar == "\r" { lineFeed = true; mentionsLineBreak = true }
+                    } else {
+                        advance(2)
+                        failed = true
+                    }
+                    continue
+                }
                 advance(2)
                 if escaped == UInt8(ascii: "n") || escaped == UInt8(ascii: "r") || escaped == UInt8(ascii: "v")
-                    || escaped == UInt8(ascii: "R") {
+                    || escaped == UInt8(ascii: "R") || escaped == UInt8(ascii: "W") {
                     mentionsLineBreak = true
                 }
                 switch escaped {
@@ -409,7 +419,9 @@ struct PatternParser {
             return .unknown(lineFeed: false)
         case UInt8(ascii: "D"), UInt8(ascii: "W"), UInt8(ascii: "H"), UInt8(ascii: "s"), UInt8(ascii: "v"),
              UInt8(ascii: "V"), UInt8(ascii: "R"), UInt8(ascii: "X"), UInt8(ascii: "C"):
-            if escaped == UInt8(ascii: "v") || escaped == UInt8(ascii: "R") { mentionsLineBreak = true }
+            // VS Code's isMultilineRegexSource counts `\W` (it matches a line feed); `\v` and `\R`
+            // are PCRE2's line-break classes.
+            if escaped == UInt8(ascii: "v") || escaped == UInt8(ascii: "R") || escaped == UInt8(ascii: "W") { mentionsLineBreak = true }
             if escaped == UInt8(ascii: "X") { looksUnboundedBehind = true }
             advance(2)
             return .unknown(lineFeed: true)
@@ -439,6 +451,14 @@ struct PatternParser {
             return .empty
         case UInt8(ascii: "x"), UInt8(ascii: "o"), UInt8(ascii: "c"), UInt8(ascii: "0"):
             return parseCodePointEscape(flags)
+        case UInt8(ascii: "u"):
+            guard let scalar = javaScriptEscape() else {
+                failed = true // PCRE2 reports `\u` without a code as unsupported
+                advance(2)
+                return .unknown(lineFeed: true)
+            }
+            if scalar == "\n" || scalar == "\r" { mentionsLineBreak = true }
+            return literalInfo(scalar, flags)
         case UInt8(ascii: "1")...UInt8(ascii: "9"), UInt8(ascii: "g"), UInt8(ascii: "k"):
             // Back references and subroutine calls.
             advance(2)
@@ -457,6 +477,39 @@ struct PatternParser {
             advance() // the backslash; the escaped character is literal
             return literalInfo(decodeScalar(), flags)
         }
+    }
+
+    /// JavaScript's `\uHHHH` (two for a surrogate pair) or `\u{H…}` at the current `\`: reads it,
+    /// notes its rewrite to `\x{…}` and returns the character; `nil` (nothing read) when it is
+    /// not one.
+    private mutating func javaScriptEscape() -> Unicode.Scalar? {
+        func hex(at start: Int, count: Int) -> UInt32? {
+            guard start + count <= pattern.count else { return nil }
+            return UInt32(String(decoding: pattern[start..<(start + count)], as: UTF8.self), radix: 16)
+        }
+        let start = index
+        var end: Int
+        var value: UInt32
+        if peek(2) == UInt8(ascii: "{") {
+            guard let close = pattern[(index + 3)...].firstIndex(of: UInt8(ascii: "}")), close > index + 3, close - index - 3 <= 6,
+                  let code = hex(at: index + 3, count: close - index - 3) else { return nil }
+            value = code
+            end = close + 1
+        } else {
+            guard let code = hex(at: index + 2, count: 4) else { return nil }
+            value = code
+            end = index + 6
+            // A surrogate pair written as two escapes, as JavaScript strings do.
+            if (0xD800...0xDBFF).contains(code), end + 6 <= pattern.count, pattern[end] == UInt8(ascii: "\\"),
+               pattern[end + 1] == UInt8(ascii: "u"), let low = hex(at: end + 2, count: 4), (0xDC00...0xDFFF).contains(low) {
+                value = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                end += 6
+            }
+        }
+        guard let scalar = Unicode.Scalar(value) else { return nil }
+        rewrites.append(.codePoint(start..<end, scalar))
+        index = end
+        return scalar
     }
 
     /// `\xhh`, `\x{h...}`, `\o{...}`, `\0oo`, `\cX`: one character given by its code.

@@ -19,7 +19,7 @@ public struct RegexMatcher: Matcher {
     /// The smallest prefilter score worth scanning for (about two uncommon bytes).
     static let minimumPrefilterScore = 40
 
-    /// Compiles `pattern`; `options.syntax` is ignored.
+    /// Compiles `pattern`; `options.syntax` is ignored. An empty pattern matches nothing.
     /// - Throws: ``MatchError/invalidPattern(message:offset:)`` with PCRE2's message and the offset
     ///   in `pattern`.
     public init(_ pattern: String, options: FindOptions = .regex) throws(MatchError) {
@@ -92,6 +92,8 @@ public struct RegexMatcher: Matcher {
     public func cursor(over text: some SearchableText, in range: Range<Int>, context: Range<Int>) -> MatchCursor {
         precondition(context.lowerBound >= 0 && context.upperBound <= text.utf8Count, "context out of bounds")
         precondition(context.lowerBound <= range.lowerBound && range.upperBound <= context.upperBound, "range outside its context")
+        // An empty pattern finds nothing, as an empty literal (not an empty match at every position).
+        guard !pattern.isEmpty else { return MatchCursor(engine: EmptySearch()) }
         let search: any MatchEngine
         if let literal {
             search = LiteralSearch(literal: literal, text: text, range: range, context: context)

@@ -15,6 +15,12 @@ import Testing
         #expect(invalid.status == 2)
         #expect(invalid.stderr.contains("missing closing parenthesis") && invalid.stderr.contains("offset 9"))
         #expect(try trawl(["find", "x", "missing-path"], in: tree).status == 2)
+        // An empty pattern finds nothing in an editor; the command says so instead of printing
+        // every line.
+        for arguments in [["find", ""], ["find", "-F", ""], ["replace", "", "x"]] {
+            let empty = try trawl(arguments + ["."], in: tree)
+            #expect(empty.status == 2 && empty.stderr.contains("the pattern is empty"), "\(arguments)")
+        }
     }
 
     @Test func ignoreRulesHiddenFilesAndBinaries() throws {

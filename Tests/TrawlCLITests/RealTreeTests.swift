@@ -277,14 +277,13 @@ import Testing
         #expect(try bytes(bom) == [0xEF, 0xBB, 0xBF] + Array("pin\r\nother\n".utf8), "the BOM is kept")
     }
 
-    @Test func anEmptyLiteralMatchesEveryLineAsTheEmptyRegexDoes() throws {
+    @Test func anEmptyPatternIsADiagnosticNotEveryLine() throws {
         let url = try write("three.txt", "a\n\nb\n")
-        let literal = try trawl(["find", "-N", "-F", "", url.path])
-        let regex = try trawl(["find", "-N", "", url.path])
-        #expect(literal.stdout == "a\n\nb\n")
-        #expect(literal.stdout == regex.stdout)
-        // Its replacement is still literal text.
-        #expect(try trawl(["replace", "-F", "", "$1\\n", "three.txt"], in: folder).stdout.contains("+$1\\na"))
+        for arguments in [["find", "-N", "-F", ""], ["find", "-N", ""], ["replace", "-F", "", "x"]] {
+            let run = try trawl(arguments + [url.path])
+            #expect(run.status == 2 && run.stdout.isEmpty && run.stderr.contains("the pattern is empty"), "\(arguments)")
+        }
+        #expect(try bytes(url) == Array("a\n\nb\n".utf8))
     }
 
     @Test func ignoreFilesAboveTheRootApplyOutsideARepository() throws {

@@ -27,7 +27,7 @@ import TrawlText
 
     @Test func emptyMatchesStepOneScalar() throws {
         #expect(try ranges("x*", "é😀") == [0..<0, 2..<2, 6..<6])
-        #expect(try ranges("", "ab") == [0..<0, 1..<1, 2..<2])
+        #expect(try ranges("(?:)", "ab") == [0..<0, 1..<1, 2..<2])
     }
 
     @Test func caseFoldingIsUnicodeSimpleFolding() throws {
@@ -86,5 +86,30 @@ import TrawlText
         }
         let result = await task.result
         #expect(throws: MatchError.cancelled) { try result.get() }
+    }
+
+    @Test func multilinePatternsFollowVSCodesRule() throws {
+        // isMultilineRegexSource: a line feed, \n, \r or \W.
+        #expect(try !RegexMatcher("a\\Wb").matchesLineByLine)
+        #expect(try ranges("a\\Wb", "a\nb") == [0..<3])
+        #expect(try ranges("a[\\W]b", "a\nb") == [0..<3])
+        #expect(try RegexMatcher("a\\sb").matchesLineByLine)
+        #expect(try ranges("a\\sb", "a\nb").isEmpty)
+    }
+
+    @Test func javaScriptEscapesAreAccepted() throws {
+        #expect(try ranges("caf\\u00e9", "café") == [0..<5])
+        #expect(try ranges("\\u{1F600}+", "x😀😀") == [1..<9])
+        #expect(try ranges("\\uD83D\\uDE00", "😀") == [0..<4], "a surrogate pair is one character")
+        #expect(try ranges("[\\u00e9\\u{41}]+", "éAé-") == [0..<5])
+        #expect(try ranges("\\u00C9", "é", FindOptions(syntax: .regex, matchCase: false)) == [0..<2])
+        // Offsets of errors still count in the pattern as written.
+        #expect(throws: MatchError.invalidPattern(message: "missing closing parenthesis", offset: 10)) { try RegexMatcher("\\u{1F600}(") }
+        #expect(throws: (any Error).self) { try RegexMatcher("\\u12") }
+    }
+
+    @Test func anEmptyPatternMatchesNothing() throws {
+        #expect(try ranges("", "abc").isEmpty)
+        #expect(try ranges("", "abc", FindOptions()).isEmpty)
     }
 }

@@ -37,10 +37,11 @@ import TrawlMatch
     }
 
     @Test func multilineIsExplicit() {
-        for pattern in ["a\\nb", "\\r", "(?s)a.b", "[^\\n]", "\\R", "x\ny"] {
+        // VS Code's rule (a line feed, \\n, \\r, \\W) and PCRE2's \\R, \\v and dot-all.
+        for pattern in ["a\\nb", "\\r", "(?s)a.b", "[^\\n]", "\\R", "x\ny", "\\W", "[\\W]", "\\v"] {
             #expect(PatternAnalysis(pattern: pattern).isMultiline, "\\(pattern)")
         }
-        for pattern in ["\\s+", "[^x]", "a.b", "\\W", "foo$"] {
+        for pattern in ["\\s+", "[^x]", "a.b", "\\w", "foo$"] {
             #expect(!PatternAnalysis(pattern: pattern).isMultiline, "\\(pattern)")
         }
     }
