@@ -184,16 +184,16 @@ public final class FindNavigator {
     }
 
     /// Every match in `ranges` of `text`, each range searched with the whole text as context and
-    /// matches kept only when they lie inside their range.
+    /// matches kept only when they lie inside their range; handed to `each` as found when given
+    /// (then not collected).
     nonisolated static func scan(_ matcher: any Matcher, _ text: Rope, _ ranges: [Range<Int>],
-                                 batch: ((inout [Range<Int>]) -> Void)? = nil) throws(MatchError) -> [Range<Int>] {
+                                 each: ((Range<Int>) -> Void)? = nil) throws(MatchError) -> [Range<Int>] {
         var found: [Range<Int>] = []
         for range in ranges {
             var cursor = matcher.cursor(over: text, in: range, context: 0..<text.utf8Count)
             while let match = try cursor.next() {
                 guard match.range.upperBound <= range.upperBound else { continue }
-                found.append(match.range)
-                if let batch { batch(&found) }
+                if let each { each(match.range) } else { found.append(match.range) }
             }
         }
         return found
@@ -204,22 +204,25 @@ public final class FindNavigator {
         isSearching = true
         let current = generation
         enum Event: Sendable {
-            case found([Range<Int>])
+            case found(MatchSet)
             case failed(MatchError)
         }
-        let (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1))
         let scanner = Task.detached(priority: .userInitiated) {
-            // The first match is published at once, then batches grow so that publishing stays cheap.
-            var limit = 1
+            // The scanner builds each published set itself (bottom-up, O(n)), so the main actor
+            // only swaps one value per publication: the first match at once, then each time the
+            // count has grown eightfold, later doubled (O(n) work in all).
+            var all: [Range<Int>] = []
+            var next = 1
             do throws(MatchError) {
-                let rest = try FindNavigator.scan(matcher, text, ranges) { found in
-                    if found.count >= limit {
-                        continuation.yield(.found(found))
-                        found.removeAll(keepingCapacity: true)
-                        limit = min(limit * 8, 65_536)
+                _ = try FindNavigator.scan(matcher, text, ranges) { match in
+                    all.append(match)
+                    if all.count >= next {
+                        continuation.yield(.found(MatchSet(all)))
+                        next = all.count < 65_536 ? all.count * 8 : all.count * 2
                     }
                 }
-                continuation.yield(.found(rest))
+                continuation.yield(.found(MatchSet(all)))
             } catch {
                 continuation.yield(.failed(error))
             }
@@ -230,7 +233,7 @@ public final class FindNavigator {
                 for await event in events {
                     guard let self, self.generation == current else { break }
                     switch event {
-                    case .found(let ranges): self.matches.append(contentsOf: ranges)
+                    case .found(let snapshot): self.matches = snapshot
                     case .failed(let error): self.fail(error)
                     }
                 }

@@ -71,11 +71,21 @@ public struct MatchSet: Sendable {
     /// The index of the first match starting at or after `offset` (``count`` when there is none).
     /// O(log n).
     public func firstIndex(startingAtOrAfter offset: Int) -> Int {
-        // The first match whose end is at or past the offset; a match that starts before the
-        // offset (and ends at or after it) is passed over.
-        var index = tree.index(at: Extent(value: offset), bias: .backward)
-        while index < count && self[index].lowerBound < offset { index += 1 }
-        return index
+        first(startingAtOrAfter: offset).index
+    }
+
+    /// The first match starting at or after `offset`: its index (``count`` when there is none)
+    /// and range, found in one descent of the tree in the usual case.
+    func first(startingAtOrAfter offset: Int) -> (index: Int, range: Range<Int>?) {
+        // The first match whose end is at or past the offset; one that starts before the offset
+        // (and ends at or after it) is passed over.
+        let (index, before, item) = tree.seek(to: Extent(value: offset), bias: .backward)
+        guard let item else { return (count, nil) }
+        let start = before.value + item.gap
+        if start >= offset { return (index, start..<(start + item.length)) }
+        var next = index + 1
+        while next < count && self[next].lowerBound < offset { next += 1 }
+        return (next, next < count ? self[next] : nil)
     }
 
     /// The index of the first match ending at or after `offset` (``count`` when there is none).
@@ -85,12 +95,11 @@ public struct MatchSet: Sendable {
 
     /// The index of the match whose range is exactly `range`, if there is one. O(log n).
     public func index(of range: Range<Int>) -> Int? {
-        var index = firstIndex(startingAtOrAfter: range.lowerBound)
-        while index < count {
-            let match = self[index]
-            guard match.lowerBound == range.lowerBound else { return nil }
-            if match == range { return index }
+        var (index, match) = first(startingAtOrAfter: range.lowerBound)
+        while let found = match, found.lowerBound == range.lowerBound {
+            if found == range { return index }
             index += 1
+            match = index < count ? self[index] : nil
         }
         return nil
     }
@@ -107,6 +116,8 @@ public struct MatchSet: Sendable {
             guard start < oldRegion.upperBound || (includesEnd && start == oldRegion.upperBound) else { break }
             last += 1
         }
+        // Most edits change no match: then the tree is left as it is (unless later ones shift).
+        if delta == 0, last - first == newMatches.count, zip(first..<last, newMatches).allSatisfy({ self[$0] == $1 }) { return }
         // The next match keeps its absolute start (shifted by delta); its gap changes.
         let nextStart = last < count ? self[last].lowerBound + delta : nil
         var end = tree.measure(before: first, as: Extent.self).value

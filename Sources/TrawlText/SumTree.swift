@@ -30,21 +30,21 @@ public protocol SumTreeDimension<Summary>: Comparable, Sendable {
 /// then found by seeking. Written here because no package at hand has a summarized B-tree; the
 /// text ``Rope`` keeps its own specialised tree, whose speed is measured.
 public struct SumTree<Item: SumTreeItem>: Sendable {
-    private var root: SumTreeNode<Item>
+    @usableFromInline var root: SumTreeNode<Item>
 
     /// Node capacity; small in debug builds so that tests build deep trees.
     #if DEBUG
-    static var capacity: Int { 4 }
+    @inlinable static var capacity: Int { 4 }
     #else
-    static var capacity: Int { 32 }
+    @inlinable static var capacity: Int { 32 }
     #endif
-    static var minimum: Int { capacity / 2 }
+    @inlinable static var minimum: Int { capacity / 2 }
 
     /// An empty tree.
-    public init() { root = SumTreeNode(items: []) }
+    @inlinable public init() { root = SumTreeNode(items: []) }
 
     /// A tree of `items`, built bottom-up in O(n).
-    public init(_ items: some Sequence<Item>) {
+    @inlinable public init(_ items: some Sequence<Item>) {
         var level: [SumTreeNode<Item>] = []
         var batch: [Item] = []
         batch.reserveCapacity(Self.capacity)
@@ -71,23 +71,23 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
     }
 
     /// Evens out the last two nodes of a level so that neither is under the minimum.
-    private static func rebalanceLast(_ level: inout [SumTreeNode<Item>]) {
+    @inlinable static func rebalanceLast(_ level: inout [SumTreeNode<Item>]) {
         guard level.count >= 2, level[level.count - 1].width < minimum else { return }
         let last = level.removeLast(), previous = level.removeLast()
         level += SumTreeNode.redistribute(previous, last)
     }
 
     /// The number of items.
-    public var count: Int { root.count }
+    @inlinable public var count: Int { root.count }
 
     /// Whether the tree has no items.
-    public var isEmpty: Bool { root.count == 0 }
+    @inlinable public var isEmpty: Bool { root.count == 0 }
 
     /// The summary of all items.
-    public var summary: Item.Summary { root.summary }
+    @inlinable public var summary: Item.Summary { root.summary }
 
     /// The item at `index`.
-    public subscript(index: Int) -> Item {
+    @inlinable public subscript(index: Int) -> Item {
         precondition(index >= 0 && index < count, "index out of range")
         var node = root
         var index = index
@@ -100,7 +100,7 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
     }
 
     /// The summary of the items before `index` (0...count).
-    public func summary(before index: Int) -> Item.Summary {
+    @inlinable public func summary(before index: Int) -> Item.Summary {
         precondition(index >= 0 && index <= count, "index out of range")
         var result = Item.Summary.zero
         var node = root
@@ -119,7 +119,7 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
     }
 
     /// The measure `D` of the items before `index`.
-    public func measure<D: SumTreeDimension>(before index: Int, as dimension: D.Type = D.self) -> D where D.Summary == Item.Summary {
+    @inlinable public func measure<D: SumTreeDimension>(before index: Int, as dimension: D.Type = D.self) -> D where D.Summary == Item.Summary {
         var result = D.zero
         result.add(summary(before: index))
         return result
@@ -128,7 +128,14 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
     /// The index of the item at `target` in dimension `D`: the first item whose end (the measure
     /// of the items up to and including it) is past `target`, or with `.backward` bias at or past
     /// it; `count` when there is none. O(log n).
-    public func index<D: SumTreeDimension>(at target: D, bias: Bias = .forward) -> Int where D.Summary == Item.Summary {
+    @inlinable public func index<D: SumTreeDimension>(at target: D, bias: Bias = .forward) -> Int where D.Summary == Item.Summary {
+        seek(to: target, bias: bias).index
+    }
+
+    /// Like ``index(at:bias:)``, in the same single descent also the measure of the items before
+    /// that index and the item itself (`nil` past the end). O(log n).
+    @inlinable public func seek<D: SumTreeDimension>(to target: D, bias: Bias = .forward) -> (index: Int, before: D, item: Item?)
+    where D.Summary == Item.Summary {
         var position = D.zero
         var index = 0
         var node = root
@@ -145,21 +152,21 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
                 position = end
                 index += child.count
             }
-            guard let next else { return count } // past the end
+            guard let next else { return (count, position, nil) } // past the end
             node = next
         }
         for item in node.items {
             var end = position
             end.add(item.summary)
-            if passes(end) { return index }
+            if passes(end) { return (index, position, item) }
             position = end
             index += 1
         }
-        return count
+        return (count, position, nil)
     }
 
     /// Inserts `item` at `index` (0...count). O(log n).
-    public mutating func insert(_ item: Item, at index: Int) {
+    @inlinable public mutating func insert(_ item: Item, at index: Int) {
         precondition(index >= 0 && index <= count, "index out of range")
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
         if let split = root.insert(item, at: index) {
@@ -168,11 +175,11 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
     }
 
     /// Appends `item`. O(log n).
-    public mutating func append(_ item: Item) { insert(item, at: count) }
+    @inlinable public mutating func append(_ item: Item) { insert(item, at: count) }
 
     /// Removes and returns the item at `index`. O(log n).
     @discardableResult
-    public mutating func remove(at index: Int) -> Item {
+    @inlinable public mutating func remove(at index: Int) -> Item {
         precondition(index >= 0 && index < count, "index out of range")
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
         let item = root.remove(at: index)
@@ -181,21 +188,21 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
     }
 
     /// Changes the item at `index` in place. O(log n).
-    public mutating func update(at index: Int, _ body: (inout Item) -> Void) {
+    @inlinable public mutating func update(at index: Int, _ body: (inout Item) -> Void) {
         precondition(index >= 0 && index < count, "index out of range")
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
         root.update(at: index, body)
     }
 
     /// Replaces the items in `indices` with `items`: O((removed + inserted) · log n).
-    public mutating func replaceSubrange(_ indices: Range<Int>, with items: some Collection<Item>) {
+    @inlinable public mutating func replaceSubrange(_ indices: Range<Int>, with items: some Collection<Item>) {
         precondition(indices.lowerBound >= 0 && indices.upperBound <= count, "range out of bounds")
         for _ in indices { remove(at: indices.lowerBound) }
         for (offset, item) in items.enumerated() { insert(item, at: indices.lowerBound + offset) }
     }
 
     /// Every item, in order.
-    public var items: [Item] {
+    @inlinable public var items: [Item] {
         var result: [Item] = []
         result.reserveCapacity(count)
         root.collect(into: &result)
@@ -205,7 +212,7 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
     /// A description of the first broken invariant, or `nil` (for tests): every leaf at the same
     /// depth, every node but the root at least half full and at most full, counts and summaries
     /// equal to their children's.
-    public func invariantViolation() -> String? {
+    @inlinable public func invariantViolation() -> String? {
         var leafDepth: Int?
         return root.violation(depth: 0, leafDepth: &leafDepth, isRoot: true, capacity: Self.capacity, minimum: Self.minimum)
     }
@@ -213,14 +220,14 @@ public struct SumTree<Item: SumTreeItem>: Sendable {
 
 /// A node of a ``SumTree``: a leaf of items or an inner node of children, with the count and the
 /// summary of its subtree. Shared between tree copies; mutated only when uniquely referenced.
-final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated only through a uniquely referenced path
-    var items: [Item]
-    var children: [SumTreeNode]
-    var count: Int
-    var summary: Item.Summary
-    let isLeaf: Bool
+@usableFromInline final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated only through a uniquely referenced path
+    @usableFromInline var items: [Item]
+    @usableFromInline var children: [SumTreeNode]
+    @usableFromInline var count: Int
+    @usableFromInline var summary: Item.Summary
+    @usableFromInline let isLeaf: Bool
 
-    init(items: [Item]) {
+    @inlinable init(items: [Item]) {
         self.items = items
         children = []
         isLeaf = true
@@ -229,7 +236,7 @@ final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated onl
         refresh()
     }
 
-    init(children: [SumTreeNode]) {
+    @inlinable init(children: [SumTreeNode]) {
         items = []
         self.children = children
         isLeaf = false
@@ -238,12 +245,12 @@ final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated onl
         refresh()
     }
 
-    func copy() -> SumTreeNode { isLeaf ? SumTreeNode(items: items) : SumTreeNode(children: children) }
+    @inlinable func copy() -> SumTreeNode { isLeaf ? SumTreeNode(items: items) : SumTreeNode(children: children) }
 
     /// The number of entries (items or children).
-    var width: Int { isLeaf ? items.count : children.count }
+    @inlinable var width: Int { isLeaf ? items.count : children.count }
 
-    func refresh() {
+    @inlinable func refresh() {
         var total = Item.Summary.zero
         if isLeaf {
             for item in items { total.add(item.summary) }
@@ -261,7 +268,7 @@ final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated onl
 
     /// The child holding item `index` (an index equal to the count falls in the last child) and
     /// the index within it.
-    func child(containing index: Int) -> (Int, Int) {
+    @inlinable func child(containing index: Int) -> (Int, Int) {
         var index = index
         for position in 0..<(children.count - 1) {
             let size = children[position].count
@@ -271,13 +278,13 @@ final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated onl
         return (children.count - 1, index)
     }
 
-    private func uniqueChild(_ position: Int) -> SumTreeNode {
+    @inlinable func uniqueChild(_ position: Int) -> SumTreeNode {
         if !isKnownUniquelyReferenced(&children[position]) { children[position] = children[position].copy() }
         return children[position]
     }
 
     /// Inserts; returns a new right sibling when the node had to split.
-    func insert(_ item: Item, at index: Int) -> SumTreeNode? {
+    @inlinable func insert(_ item: Item, at index: Int) -> SumTreeNode? {
         if isLeaf {
             items.insert(item, at: index)
         } else {
@@ -304,7 +311,7 @@ final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated onl
         return right
     }
 
-    func remove(at index: Int) -> Item {
+    @inlinable func remove(at index: Int) -> Item {
         if isLeaf {
             let item = items.remove(at: index)
             refresh()
@@ -322,7 +329,7 @@ final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated onl
         return item
     }
 
-    func update(at index: Int, _ body: (inout Item) -> Void) {
+    @inlinable func update(at index: Int, _ body: (inout Item) -> Void) {
         if isLeaf {
             body(&items[index])
         } else {
@@ -334,7 +341,7 @@ final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated onl
 
     /// Two neighbours as one node when their entries fit in one, otherwise as two nodes with the
     /// entries shared evenly. New nodes: the originals may be shared with other trees.
-    static func redistribute(_ first: SumTreeNode, _ second: SumTreeNode) -> [SumTreeNode] {
+    @inlinable static func redistribute(_ first: SumTreeNode, _ second: SumTreeNode) -> [SumTreeNode] {
         let capacity = SumTree<Item>.capacity
         if first.isLeaf {
             let all = first.items + second.items
@@ -346,7 +353,7 @@ final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated onl
         return [SumTreeNode(children: Array(all[..<(all.count / 2)])), SumTreeNode(children: Array(all[(all.count / 2)...]))]
     }
 
-    func collect(into result: inout [Item]) {
+    @inlinable func collect(into result: inout [Item]) {
         if isLeaf {
             result += items
         } else {
@@ -354,7 +361,7 @@ final class SumTreeNode<Item: SumTreeItem>: @unchecked Sendable { // mutated onl
         }
     }
 
-    func violation(depth: Int, leafDepth: inout Int?, isRoot: Bool, capacity: Int, minimum: Int) -> String? {
+    @inlinable func violation(depth: Int, leafDepth: inout Int?, isRoot: Bool, capacity: Int, minimum: Int) -> String? {
         if width > capacity { return "a node of \(width) entries (capacity \(capacity))" }
         if !isRoot && width < minimum { return "a node of \(width) entries (minimum \(minimum))" }
         if !isLeaf && children.isEmpty { return "an inner node without children" }

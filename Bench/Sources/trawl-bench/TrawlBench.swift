@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 
 @main
-struct TrawlBench: ParsableCommand {
+struct TrawlBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trawl-bench",
         abstract: "Measures Trawl's throughput and latency, beside its peers in the same run."
     )
 
-    @Argument(help: "The group to run: rope, match, cli.")
+    @Argument(help: "The group to run: rope, match, find, cli.")
     var group: String
 
     @Flag(help: "Print one JSON object per figure instead of a table.")
@@ -29,7 +29,11 @@ struct TrawlBench: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Measure the peers (BigString, ripgrep, ...) beside Trawl.")
     var peers = true
 
-    func run() throws {
+    func run() async throws {
+        if group == "find" {
+            try await FindBench.run(runs: runs, corpusPath: corpus, json: json, filter: filter, peers: peers)
+            return
+        }
         let report = Report(json: json, filter: filter, peers: peers)
         switch group {
         case "rope":
@@ -39,7 +43,7 @@ struct TrawlBench: ParsableCommand {
         case "cli":
             try CLIBench(runs: runs, corpusPath: corpus, report: report).run()
         default:
-            throw ValidationError("unknown group '\(group)'; groups: rope, match, cli")
+            throw ValidationError("unknown group '\(group)'; groups: rope, match, find, cli")
         }
     }
 }
