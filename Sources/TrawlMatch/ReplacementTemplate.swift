@@ -140,15 +140,20 @@ public struct ReplacementTemplate: Hashable, Sendable {
             return ReplacementTemplate.withCase(of: String(decoding: bytes(match.range), as: UTF8.self), applied: plain)
         }
         var result = ""
-        var nextCharacter: Piece?
+        // Consecutive `\u`/`\l` apply in turn to successive characters (VS Code: `\u\u$1` makes
+        // the first two upper case); a span operator applies to the rest.
+        var nextCharacters: [Piece] = []
         var span: Piece?
         func emit(_ string: String, endsSpan: Bool) {
             var string = string
             if let operation = span { string = operation == .upperSpan ? string.uppercased() : string.lowercased() }
-            if let operation = nextCharacter, let first = string.first {
-                let head = operation == .upperNext ? String(first).uppercased() : String(first).lowercased()
-                string = head + string.dropFirst()
-                nextCharacter = nil
+            if !nextCharacters.isEmpty, !string.isEmpty {
+                let count = min(nextCharacters.count, string.count)
+                let head = zip(nextCharacters, string).map { operation, character in
+                    operation == .upperNext ? String(character).uppercased() : String(character).lowercased()
+                }.joined()
+                string = head + string.dropFirst(count)
+                nextCharacters.removeFirst(count)
             }
             result += string
             if endsSpan { span = nil }
@@ -161,7 +166,7 @@ public struct ReplacementTemplate: Hashable, Sendable {
                 let content = match[group: number].map { String(decoding: bytes($0), as: UTF8.self) } ?? ""
                 emit(content, endsSpan: true)
             case .upperNext, .lowerNext:
-                nextCharacter = piece
+                nextCharacters.append(piece)
             case .upperSpan, .lowerSpan:
                 span = piece
             }

@@ -43,6 +43,11 @@ import TrawlText
         #expect(try expand("(\\w+)", "word", "\\uabc") == "Abc")
         #expect(try expand("(\\w+)", "straße", "\\U$1") == "STRASSE")
         #expect(try expand("(\\w+)", "élan", "\\u$1") == "Élan")
+        // Consecutive operators apply to successive characters, as in VS Code.
+        #expect(try expand("(\\w+)", "abcd", "\\u\\u$1") == "ABcd")
+        #expect(try expand("(\\w+)", "abcd", "\\u\\l\\u$1") == "AbCd")
+        #expect(try expand("(\\w+)", "ABCD", "\\l\\U$1") == "aBCD")
+        #expect(try expand("(\\w+)", "ab", "\\u\\u\\u$1") == "AB", "more operators than characters")
     }
 
     @Test func errorsNameTheOffset() throws {
