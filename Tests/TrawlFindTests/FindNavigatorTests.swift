@@ -140,4 +140,21 @@ import TrawlText
         document.undo()
         #expect(document.text.description == "let a = 1\r\nlet b = 2\n")
     }
+
+    @Test func stateUpdatesFollowTheNavigator() async throws {
+        let find = navigator("a b a", "a")
+        var updates = find.stateUpdates().makeAsyncIterator()
+        #expect(await updates.next()?.matchCount == 2)
+        find.query = "b"
+        #expect(await updates.next()?.matchCount == 1)
+        try find.findNext()
+        let selected = await updates.next()
+        #expect(selected?.currentMatchIndex == 0 && selected?.positionDescription == "1 of 1")
+    }
+
+    @Test func matchesInUTF16ForHosts() {
+        let find = navigator("😀 é😀x", "😀")
+        #expect(find.utf16Range(ofMatch: 0) == 0..<2)
+        #expect(find.utf16Range(ofMatch: 1) == 4..<6)
+    }
 }
