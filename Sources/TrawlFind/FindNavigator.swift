@@ -67,6 +67,8 @@ public final class FindNavigator {
     @ObservationIgnored private var observer: TextDocument.Observer?
     @ObservationIgnored private var searchTask: Task<Void, Never>?
     @ObservationIgnored private var generation = 0
+    /// The edits made since the snapshot a background search runs on (`nil` when none runs).
+    @ObservationIgnored private var editsSinceSnapshot: [TextEdit]?
 
     /// Documents larger than this many bytes are searched in the background.
     public static let backgroundThreshold = 4 << 20
@@ -136,6 +138,7 @@ public final class FindNavigator {
         searchTask = nil
         generation += 1
         isSearching = false
+        editsSinceSnapshot = nil
         matches = MatchSet()
         diagnostic = nil
         matcher = nil
@@ -204,9 +207,10 @@ public final class FindNavigator {
         isSearching = true
         let current = generation
         enum Event: Sendable {
-            case found(MatchSet)
+            case found(MatchSet, isFinal: Bool)
             case failed(MatchError)
         }
+        editsSinceSnapshot = []
         let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1))
         let scanner = Task.detached(priority: .userInitiated) {
             // The scanner builds each published set itself (bottom-up, O(n)), so the main actor
@@ -218,11 +222,11 @@ public final class FindNavigator {
                 _ = try FindNavigator.scan(matcher, text, ranges) { match in
                     all.append(match)
                     if all.count >= next {
-                        continuation.yield(.found(MatchSet(all)))
+                        continuation.yield(.found(MatchSet(all), isFinal: false))
                         next = all.count < 65_536 ? all.count * 8 : all.count * 2
                     }
                 }
-                continuation.yield(.found(MatchSet(all)))
+                continuation.yield(.found(MatchSet(all), isFinal: true))
             } catch {
                 continuation.yield(.failed(error))
             }
@@ -233,14 +237,35 @@ public final class FindNavigator {
                 for await event in events {
                     guard let self, self.generation == current else { break }
                     switch event {
-                    case .found(let snapshot): self.matches = snapshot
+                    case .found(let snapshot, let isFinal): self.publish(snapshot, isFinal: isFinal)
                     case .failed(let error): self.fail(error)
                     }
                 }
-                if let self, self.generation == current { self.isSearching = false }
+                if let self, self.generation == current {
+                    self.isSearching = false
+                    self.editsSinceSnapshot = nil
+                }
             } onCancel: {
                 scanner.cancel()
             }
+        }
+    }
+
+    /// Takes matches found in the snapshot being searched, brought to the current text: partial
+    /// ones only shifted past the edits made since (a glimpse while the search runs), the final
+    /// set patched exactly as after any edit.
+    private func publish(_ snapshot: MatchSet, isFinal: Bool) {
+        let edits = editsSinceSnapshot ?? []
+        if isFinal {
+            matches = snapshot
+            editsSinceSnapshot = nil
+            isSearching = false
+            guard let matcher, !edits.isEmpty else { return }
+            do { try update(after: edits, matcher: matcher) } catch { fail(error) }
+        } else {
+            var shifted = snapshot
+            for edit in edits { shifted.removeMatches(touching: edit.replacedRange, shiftingLaterBy: edit.lengthDelta) }
+            matches = shifted
         }
     }
 
@@ -248,9 +273,14 @@ public final class FindNavigator {
 
     private func documentChanged(_ change: TextDocument.Change) {
         guard let matcher else { return }
+        if isSearching, var edits = editsSinceSnapshot, edits.count + change.edits.count <= FindNavigator.incrementalEditLimit {
+            // The background search goes on over its snapshot; its result is patched with these.
+            edits += change.edits
+            editsSinceSnapshot = edits
+            return
+        }
         if isSearching || change.edits.count > FindNavigator.incrementalEditLimit {
-            // A background search runs on an older snapshot, and a very large batch (a replace
-            // all, its undo) touches too much to patch: search again.
+            // A very large batch (a replace all, its undo) touches too much to patch: search again.
             search()
             return
         }

@@ -157,4 +157,26 @@ import TrawlText
         #expect(find.utf16Range(ofMatch: 0) == 0..<2)
         #expect(find.utf16Range(ofMatch: 1) == 4..<6)
     }
+
+    /// Edits made while a large document is searched in the background do not restart the
+    /// search: its result is patched with them, and equals a fresh search of the edited text.
+    @Test func editsDuringABackgroundSearchArePatchedIn() async throws {
+        let line = "let value = eventLoop.next() // 😀\r\n"
+        let text = String(repeating: line, count: FindNavigator.backgroundThreshold / line.utf8.count + 10)
+        let find = navigator(text, "eventLoop")
+        #expect(find.isSearching)
+        let document = find.document
+        document.replace(0..<0, with: "eventLoop ")                          // a new match at the start
+        document.replace(16..<25, with: "")                                  // the first line's match gone
+        let middle = document.text.clamp(document.text.utf8Count / 2)
+        document.replace(middle..<middle, with: "\r\neventLoop\r\n")          // one in the middle
+        document.undo()
+        document.redo()
+        while find.isSearching { await Task.yield() }
+        let expected = try LiteralMatcher("eventLoop").matches(in: document.text).map(\.range)
+        #expect(find.matchCount == expected.count)
+        // A Bool, not the arrays: a failure would otherwise render a diff of 100k ranges.
+        let same = find.matches.ranges == expected
+        #expect(same, "the patched result differs from a fresh search")
+    }
 }
