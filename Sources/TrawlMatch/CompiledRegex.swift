@@ -125,13 +125,16 @@ final class RegexMatchState {
     }
 
     /// Group ranges 1...n of the last match, shifted by `offset`.
-    func groups(shiftedBy offset: Int) -> [Range<Int>?] {
+    func groups(shiftedBy offset: Int) -> [Range<Int>?] { groups { $0 + offset } }
+
+    /// Group ranges 1...n of the last match, each offset mapped by `position`.
+    func groups(mapping position: (Int) -> Int) -> [Range<Int>?] {
         guard regex.captureCount > 0 else { return [] }
         let ovector = pcre2_get_ovector_pointer_8(matchData)!
         let unset = ~Int(0)
         return (1...regex.captureCount).map { group in
             let start = ovector[2 * group], end = ovector[2 * group + 1]
-            return start == unset || end == unset ? nil : (start + offset)..<(end + offset)
+            return start == unset || end == unset ? nil : position(start)..<position(end)
         }
     }
 }

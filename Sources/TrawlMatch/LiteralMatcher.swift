@@ -3,8 +3,8 @@
 /// A case-sensitive needle without line breaks is found by scanning for its rarest byte with
 /// `memchr` (or a SIMD set scan) and verifying around each hit, in place in the chunks. A
 /// case-insensitive needle (Unicode simple case folding), or one containing a line feed (which then
-/// also matches a CRLF line ending), is matched by PCRE2 on an escaped pattern, behind the same
-/// literal prefilter.
+/// also matches a CRLF line ending) or a CR (which never finds the CR of a CRLF), is matched by
+/// PCRE2 on an escaped pattern, behind the same literal prefilter.
 public struct LiteralMatcher: Matcher {
     /// The text to find.
     public let needle: String
@@ -48,7 +48,7 @@ public struct LiteralMatcher: Matcher {
         self.options = options
         if needle.isEmpty {
             implementation = .empty
-        } else if options.matchCase && !needle.utf8.contains(0x0A) {
+        } else if options.matchCase && !needle.utf8.contains(0x0A) && !needle.utf8.contains(0x0D) {
             implementation = .bytes(PrefilterLiteral(bytes: needle.utf8))
         } else if !options.matchCase, let folded = LiteralMatcher.asciiCaseless(needle) {
             implementation = .bytes(folded)
@@ -65,7 +65,7 @@ public struct LiteralMatcher: Matcher {
     static func asciiCaseless(_ needle: String) -> PrefilterLiteral? {
         var units: [UInt16] = []
         for byte in needle.utf8 {
-            guard byte < 0x80, byte != 0x0A else { return nil }
+            guard byte < 0x80, byte != 0x0A, byte != 0x0D else { return nil }
             let lower = byte | 0x20
             if (0x61...0x7A).contains(lower) {
                 if lower == UInt8(ascii: "k") || lower == UInt8(ascii: "s") { return nil }
@@ -83,6 +83,7 @@ public struct LiteralMatcher: Matcher {
         for scalar in needle.unicodeScalars {
             switch scalar {
             case "\n": pattern += "\\n"
+            case "\r": pattern += "\\r"
             case "a"..."z", "A"..."Z", "0"..."9": pattern.unicodeScalars.append(scalar)
             default:
                 if scalar.isASCII { pattern += "\\" }

@@ -59,7 +59,9 @@ public struct PatternAnalysis: Sendable {
         canMatchLineFeed = parser.failed || info.canMatchLineFeed
         isMultiline = parser.mentionsLineBreak
         hasSubjectAssertions = parser.failed || parser.hasSubjectAssertions
-        if !parser.failed, !parser.hasAssertions, let exact = info.exact, exact.count == 1, let only = exact.first, !only.isEmpty {
+        // (Not with a CR or LF: across lines, a pattern sees each CRLF as LF, a byte scan does not.)
+        if !parser.failed, !parser.hasAssertions, let exact = info.exact, exact.count == 1, let only = exact.first, !only.isEmpty,
+           !only.contains(0x0D), !only.contains(0x0A) {
             exactLiteral = PrefilterLiteral(units: only)
         } else {
             exactLiteral = nil

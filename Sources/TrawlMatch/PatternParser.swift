@@ -474,6 +474,12 @@ struct PatternParser {
                 advance(2)
                 return .unknown(lineFeed: true)
             }
+            if escaped == 0x0A {
+                // An escaped raw line feed is a line feed like any other (rewritten with its `\\`).
+                noteLineFeed(consuming: 2)
+                return PatternInfo(exact: [[0x0A], [0x0D, 0x0A]], required: nil, canMatchLineFeed: true)
+            }
+            if escaped == 0x0D { mentionsLineBreak = true }
             advance() // the backslash; the escaped character is literal
             return literalInfo(decodeScalar(), flags)
         }

@@ -99,7 +99,7 @@ public struct RegexMatcher: Matcher {
             search = LiteralSearch(literal: literal, text: text, range: range, context: context)
         } else {
             search = makeRegexSearch(mode: mode, regex: regex, limits: options.limits, text: text, range: range, context: context,
-                                     prefilter: prefilter)
+                                     prefilter: prefilter, acrossLines: !matchesLineByLine)
         }
         var engine = search
         if options.wholeWord {

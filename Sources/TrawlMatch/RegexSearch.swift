@@ -53,14 +53,18 @@ enum RegexSearchMode {
     case wholeTextCheckingLines
 }
 
-/// Makes the search for `mode` over `range` of `text` (searched with `context`).
+/// Makes the search for `mode` over `range` of `text` (searched with `context`); `acrossLines`
+/// when the pattern is matched across lines (then on an LF view of the text).
 func makeRegexSearch(mode: RegexSearchMode, regex: CompiledRegex, limits: RegexLimits,
-                     text: any SearchableText, range: Range<Int>, context: Range<Int>, prefilter: PrefilterSet?) -> any MatchEngine {
+                     text: any SearchableText, range: Range<Int>, context: Range<Int>, prefilter: PrefilterSet?,
+                     acrossLines: Bool) -> any MatchEngine {
     // RegexMatcher chooses the mode and the prefilter together: only these two modes use one.
     precondition(mode == .candidateLines ? prefilter != nil : mode == .lineSubjects || prefilter == nil)
     let window = RegexWindow(regex: regex, limits: limits, text: text, range: context, start: range.lowerBound,
                              prefilter: prefilter,
-                             stopsAtCandidateLines: mode == .candidateLines)
+                             stopsAtCandidateLines: mode == .candidateLines,
+                             // Patterns matched across lines see CRLFs as LFs (line subjects hold none).
+                             usesLFView: acrossLines && (mode == .wholeText || mode == .candidateLines))
     switch mode {
     case .wholeText:
         return RegexSearch(window: window, strategy: WholeTextStrategy(reported: range), reporting: range)

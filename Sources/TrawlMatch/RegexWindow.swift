@@ -12,6 +12,12 @@ import TrawlText
 /// `PCRE2_PARTIAL_HARD`, which reports whenever more text could change the result (including `$`,
 /// `\b` and `\z` at the window's end); the window then grows and the attempt is repeated, so no match
 /// is cut or missed at a window edge.
+///
+/// With an LF view (for patterns matched across lines), PCRE2 sees each CRLF of the text as a
+/// single LF, as VS Code matches multi-line patterns: a `\r` in a pattern never finds the CR of a
+/// CRLF, and a class that can match a line break takes a CRLF as one. The window is then a copy
+/// without those CRs (unless it holds none), and offsets are mapped back: a match boundary at such
+/// an LF is the CRLF's start.
 final class RegexWindow {
     let state: RegexMatchState
     let text: any SearchableText
@@ -25,6 +31,11 @@ final class RegexWindow {
     let stopsAtCandidateLines: Bool
     /// Whether matches carry their groups (see ``MatchCursor/capturesGroups``).
     @exclusivity(unchecked) var capturesGroups = false
+    /// Whether PCRE2 sees CRLFs as LFs.
+    let usesLFView: Bool
+    /// The text offsets of the CRs (of CRLFs) left out of the current window, in order; with the
+    /// window's offset of the LF that follows each.
+    @exclusivity(unchecked) private var droppedCRs: [(text: Int, view: Int)] = []
 
     /// Where the next search starts, and whether an empty match was just found there.
     @exclusivity(unchecked) private(set) var position: Int
@@ -48,7 +59,7 @@ final class RegexWindow {
     static let minimumLookahead = 4096
 
     init(regex: CompiledRegex, limits: RegexLimits, text: any SearchableText, range: Range<Int>, start: Int,
-         prefilter: PrefilterSet?, stopsAtCandidateLines: Bool) {
+         prefilter: PrefilterSet?, stopsAtCandidateLines: Bool, usesLFView: Bool) {
         state = RegexMatchState(regex: regex, limits: limits)
         self.text = text
         self.range = range
@@ -57,9 +68,16 @@ final class RegexWindow {
         contextBytes = (regex.maxLookbehind + 2) * 4
         scanner = prefilter.map { LiteralScanner(literals: $0.literals, text: text, range: range) }
         self.stopsAtCandidateLines = stopsAtCandidateLines
+        self.usesLFView = usesLFView
         if text.withContiguousStorageIfAvailable({ _ in true }) == true {
             var whole = text.chunks(forwardIn: 0..<text.utf8Count)
-            contiguous = whole.next()
+            let chunk = whole.next()
+            // The text itself is the window only when the view changes nothing in it.
+            if usesLFView, let chunk, RegexWindow.containsCR(chunk, in: range) {
+                contiguous = nil
+            } else {
+                contiguous = chunk
+            }
         } else {
             contiguous = nil
         }
@@ -99,20 +117,20 @@ final class RegexWindow {
             var options: UInt32 = 0
             if !isFinal { options |= UInt32(PCRE2_PARTIAL_HARD) }
             if notEmptyAtStart { options |= UInt32(PCRE2_NOTEMPTY_ATSTART) }
-            let window = UnsafeBufferPointer(start: windowBase, count: windowEnd - windowStart)
-            switch try state.match(window, from: position - windowStart, options: options, subjectOffset: windowStart) {
+            let window = UnsafeBufferPointer(start: windowBase, count: windowEnd - windowStart - droppedCRs.count)
+            switch try state.match(window, from: viewOffset(of: position), options: options, subjectOffset: windowStart) {
             case .match(let start, let end):
-                let matchStart = windowStart + start, matchEnd = windowStart + end
+                let matchStart = textOffset(of: start), matchEnd = textOffset(of: end)
                 if let startLimit, matchStart > startLimit { return nil }
                 let match = Match(range: matchStart..<max(matchStart, matchEnd),
-                                  groups: capturesGroups ? state.groups(shiftedBy: windowStart) : [])
+                                  groups: capturesGroups ? state.groups(mapping: textOffset(of:)) : [])
                 position = max(matchEnd, position)
                 // No empty match where a match ended (VS Code finds `.*` once per line; so do
                 // Rust's regex, sd and `rg -P`), and never the same empty match twice.
                 notEmptyAtStart = true
                 return match
             case .partial(let start):
-                if let startLimit, windowStart + start > startLimit { return nil }
+                if let startLimit, textOffset(of: start) > startLimit { return nil }
                 let size = windowEnd - windowStart
                 wantedEnd = min(subject.upperBound, windowEnd + max(size, 4096))
                 fillEnd = wantedEnd
@@ -157,7 +175,11 @@ final class RegexWindow {
         while start > subject.lowerBound && UTF8Bytes.isContinuation(byte(at: start)) { start -= 1 }
         var stop = max(end, fill)
         while stop < subject.upperBound && UTF8Bytes.isContinuation(byte(at: stop)) { stop += 1 }
-        if let chunk = heldChunk(covering: start..<stop) {
+        // Never cut a CRLF: its CR is left out of the view only together with its LF.
+        if usesLFView && stop < subject.upperBound && stop > start && byte(at: stop - 1) == 0x0D && byte(at: stop) == 0x0A { stop += 1 }
+        droppedCRs.removeAll(keepingCapacity: true)
+        if let chunk = heldChunk(covering: start..<stop),
+           !usesLFView || !RegexWindow.containsCR(TextChunk(offset: chunk.offset, bytes: chunk.bytes, owner: nil), in: start..<stop) {
             // Zero copy: the window is a slice of the chunk the prefilter is reading.
             windowBase = UnsafePointer(chunk.bytes.baseAddress! + (start - chunk.offset))
             windowStart = start
@@ -170,10 +192,68 @@ final class RegexWindow {
             capacity = max(size, capacity * 2, RegexWindow.windowBytes + 1024)
             buffer = .allocate(capacity: capacity)
         }
-        text.copyBytes(in: start..<stop, to: buffer!)
+        if usesLFView {
+            copyLFView(start..<stop)
+        } else {
+            text.copyBytes(in: start..<stop, to: buffer!)
+        }
         windowBase = UnsafePointer(buffer!)
         windowStart = start
         windowEnd = stop
+    }
+
+    /// Copies `range` into the buffer without the CR of each CRLF, noting what was left out.
+    private func copyLFView(_ range: Range<Int>) {
+        var written = 0
+        var chunks = text.chunks(forwardIn: range)
+        while let chunk = chunks.next() {
+            let bytes = chunk.bytes
+            var index = 0
+            while index < bytes.count {
+                let run = trawl_find_byte(bytes.baseAddress! + index, bytes.count - index, 0x0D)
+                (buffer! + written).update(from: bytes.baseAddress! + index, count: run)
+                written += run
+                index += run
+                guard index < bytes.count else { break }
+                let offset = chunk.offset + index
+                if offset + 1 < range.upperBound && byte(at: offset + 1) == 0x0A {
+                    droppedCRs.append((offset, written))
+                } else {
+                    buffer![written] = 0x0D
+                    written += 1
+                }
+                index += 1
+            }
+        }
+    }
+
+    /// Whether `range` of a chunk holds a CR.
+    private static func containsCR(_ chunk: TextChunk, in range: Range<Int>) -> Bool {
+        let lower = max(range.lowerBound, chunk.offset), upper = min(range.upperBound, chunk.offset + chunk.bytes.count)
+        guard lower < upper else { return false }
+        return trawl_find_byte(chunk.bytes.baseAddress! + (lower - chunk.offset), upper - lower, 0x0D) < upper - lower
+    }
+
+    /// The window offset PCRE2 sees for a text offset (inside a CRLF: at its LF).
+    private func viewOffset(of offset: Int) -> Int {
+        guard !droppedCRs.isEmpty else { return offset - windowStart }
+        var low = 0, high = droppedCRs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if droppedCRs[middle].text < offset { low = middle + 1 } else { high = middle }
+        }
+        return offset - windowStart - low
+    }
+
+    /// The text offset of a window offset: a boundary at the LF of a CRLF is the CRLF's start.
+    private func textOffset(of view: Int) -> Int {
+        guard !droppedCRs.isEmpty else { return windowStart + view }
+        var low = 0, high = droppedCRs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if droppedCRs[middle].view < view { low = middle + 1 } else { high = middle }
+        }
+        return windowStart + view + low
     }
 
     /// The prefilter's current chunk, when it holds all of `wanted`: candidate lines are usually
@@ -232,7 +312,7 @@ final class RegexWindow {
 
     /// Calls `body` with the bytes of a small range, from the window when it holds them.
     func withBytes<R>(in wanted: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let base = windowBase, windowStart <= wanted.lowerBound, wanted.upperBound <= windowEnd {
+        if droppedCRs.isEmpty, let base = windowBase, windowStart <= wanted.lowerBound, wanted.upperBound <= windowEnd {
             return body(UnsafeBufferPointer(start: base + (wanted.lowerBound - windowStart), count: wanted.count))
         }
         return text.bytes(in: wanted).withUnsafeBufferPointer(body)

@@ -179,4 +179,15 @@ import TrawlText
         let same = find.matches.ranges == expected
         #expect(same, "the patched result differs from a fresh search")
     }
+
+    @Test func anchorsAndLineBreaksAreTheSameOnCRLFAndLF() {
+        for (query, lf, crlf) in [("^", [0..<0, 2..<2, 3..<3, 5..<5], [0..<0, 3..<3, 5..<5, 8..<8]),
+                                  ("$", [1..<1, 2..<2, 4..<4, 5..<5], [1..<1, 3..<3, 6..<6, 8..<8]),
+                                  ("^$", [2..<2, 5..<5], [3..<3, 8..<8]),
+                                  ("\\n", [1..<2, 2..<3, 4..<5], [1..<3, 3..<5, 6..<8]),
+                                  ("b\\n^", [3..<5], [5..<8])] {
+            #expect(navigator("a\n\nb\n", query, .regex).matches.ranges == lf, "\(query) on LF")
+            #expect(navigator("a\r\n\r\nb\r\n", query, .regex).matches.ranges == crlf, "\(query) on CRLF")
+        }
+    }
 }

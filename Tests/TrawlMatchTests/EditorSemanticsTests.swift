@@ -1,6 +1,7 @@
 import Testing
 import TrawlMatch
 import TrawlText
+import TrawlTestSupport
 
 /// The find semantics of DESIGN.md, as an editor user sees them.
 @Suite struct EditorSemanticsTests {
@@ -111,5 +112,50 @@ import TrawlText
     @Test func anEmptyPatternMatchesNothing() throws {
         #expect(try ranges("", "abc").isEmpty)
         #expect(try ranges("", "abc", FindOptions()).isEmpty)
+    }
+
+    @Test func aCRInAPatternNeverFindsTheCROfACRLF() throws {
+        #expect(try ranges("\\r", "a\r\nb\rc") == [4..<5], "only the lone CR")
+        #expect(try ranges("\\r\\n", "a\r\nb").isEmpty)
+        #expect(try ranges("a\r", "a\r\n", FindOptions()).isEmpty, "a literal CR too")
+        #expect(try ranges("a\\\r", "a\r\n").isEmpty, "an escaped raw CR too")
+        #expect(try ranges("a\\\nb", "a\r\nb") == [0..<4], "an escaped raw line feed matches a CRLF")
+        #expect(try ranges("[\\r\\n]+", "a\r\n\r\nb") == [1..<5])
+        // A class that can match a line break takes a CRLF as one.
+        #expect(try ranges("a\\Wb", "a\r\nb") == [0..<4])
+        var across = FindOptions.regex
+        across.matchesAcrossLines = true
+        #expect(try ranges("a[^x]b", "a\r\nb", across) == [0..<4])
+        #expect(try ranges("[^x]", "\r\n", across) == [0..<2])
+    }
+
+    /// A document gives the same matches whatever its line endings: matching the CRLF version of
+    /// a text finds the LF version's matches, each moved past the CRs before it.
+    @Test func theSameMatchesWhateverTheLineEndings() throws {
+        var random = SeededGenerator(seed: Settings.seed &+ 0xC21F)
+        let patterns = ["a\\nb", "\\n\\n", "[^x]+\\n", "\\W+", "\\s+", "$", "^", "^$", "(?s)a.", "x\\R", "\\v+",
+                        ".*", "\\w+$", "\\n^", "(?s)b.*?a", "[\\s\\S]{2}", "\\W"]
+        var checked = 0
+        for _ in 0..<(3 * Settings.scale) {
+            let lf = String(decoding: random.matchText(pieces: 120), as: UTF8.self)
+                .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "")
+            let crlf = lf.replacingOccurrences(of: "\n", with: "\r\n")
+            let lfBytes = Array(lf.utf8)
+            func moved(_ offset: Int) -> Int { offset + lfBytes[..<offset].filter { $0 == 0x0A }.count }
+            for pattern in patterns {
+                for across in [false, true] {
+                    var options = FindOptions.regex
+                    options.matchesAcrossLines = across
+                    let expected = try ranges(pattern, lf, options).map { moved($0.lowerBound)..<moved($0.upperBound) }
+                    let actual = try ranges(pattern, crlf, options)
+                    if actual != expected {
+                        Issue.record("\(pattern) across=\(across): \(actual.prefix(6)) != \(expected.prefix(6)) in \(crlf.debugDescription.prefix(200))")
+                        return
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 0)
     }
 }

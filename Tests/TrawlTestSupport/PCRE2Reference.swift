@@ -63,10 +63,34 @@ public final class PCRE2Reference {
         }
     }
 
-    /// Every match in `buffer`.
+    /// Every match in `buffer` as a whole, on its LF view (each CRLF seen as LF, as Trawl and
+    /// VS Code match patterns across lines); a boundary at such an LF is the CRLF's start.
     public func matches(in buffer: UnsafeBufferPointer<UInt8>) throws(MatchError) -> [Match] {
+        var view: [UInt8] = []
+        view.reserveCapacity(buffer.count)
+        var textOffset: [Int] = [] // for each view offset (and the end), the text offset
+        var index = 0
+        while index < buffer.count {
+            if buffer[index] == 0x0D && index + 1 < buffer.count && buffer[index + 1] == 0x0A {
+                textOffset.append(index)
+                view.append(0x0A)
+                index += 2
+            } else {
+                textOffset.append(index)
+                view.append(buffer[index])
+                index += 1
+            }
+        }
+        textOffset.append(buffer.count)
         var result: [Match] = []
-        try forEachMatch(in: buffer) { result.append($0) }
+        try view.withUnsafeBufferPointer { viewBuffer throws(MatchError) in
+            try forEachMatch(in: viewBuffer) { match in
+                // The text offset of each view offset: at an LF that was a CRLF, the CRLF's start.
+                func map(_ offset: Int) -> Int { textOffset[offset] }
+                result.append(Match(range: map(match.range.lowerBound)..<map(match.range.upperBound),
+                                    groups: match.groups.map { $0.map { map($0.lowerBound)..<map($0.upperBound) } }))
+            }
+        }
         return result
     }
 
