@@ -19,6 +19,7 @@ public enum FindAction: Hashable, Sendable, CaseIterable {
 extension FindNavigator {
     /// Whether `action` can run under the current policy (a host greys out the rest).
     public func isAvailable(_ action: FindAction) -> Bool {
+        if action == .hide { return true }
         if policy.isFindDisabled { return false }
         return !(action.replaces && policy.isReplaceDisabled)
     }
@@ -26,6 +27,8 @@ extension FindNavigator {
     /// Runs `action`; showing and hiding update ``isPresented`` as a binding would.
     /// - Throws: ``FindActionError`` when the policy forbids it or the query is unusable.
     public func perform(_ action: FindAction) throws(FindActionError) {
+        // Hiding is always allowed.
+        if action == .hide { return dismiss() }
         guard !policy.isFindDisabled else { throw .findDisabled }
         if action.replaces && policy.isReplaceDisabled { throw .replaceDisabled }
         switch action {

@@ -42,14 +42,18 @@ extension FindNavigator {
         // An empty match at the caret is where the search already is: pass over it.
         while index < matches.count, selection.isEmpty, matches[index] == selection { index += 1 }
         if index < matches.count { return index }
-        return wrapping && !matches.isEmpty ? 0 : nil
+        // While a background search runs, later matches may not be known yet: no wrap.
+        return wrapping && !matches.isEmpty && !isSearching ? 0 : nil
     }
 
     func previousIndex(wrapping: Bool) -> Int? {
         let selection = document.primarySelection
-        let index = matches.firstIndex(startingAtOrAfter: selection.lowerBound) - 1
+        // The last match that ends at or before the selection's start (from a caret inside a
+        // match, the one before it), but not an empty match at the caret itself.
+        var index = matches.firstIndex(endingAfter: selection.lowerBound) - 1
+        if index >= 0, selection.isEmpty, matches[index] == selection { index -= 1 }
         if index >= 0 { return index }
-        return wrapping && !matches.isEmpty ? matches.count - 1 : nil
+        return wrapping && !matches.isEmpty && !isSearching ? matches.count - 1 : nil
     }
 
     /// Selects every match (one selection each; the current match, or the first, is primary).

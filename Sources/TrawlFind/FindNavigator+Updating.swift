@@ -7,9 +7,8 @@ extension FindNavigator {
     ///
     /// 1. matches touching an edit are dropped and later ones shifted (O(log n) each);
     /// 2. each inserted range, in the final text, is widened to what can depend on it — its lines
-    ///    for a line-bounded matcher; otherwise from the last match that ends (with its lookahead)
-    ///    before it, forward until a new match coincides with a kept one beyond the edit's
-    ///    lookbehind — and that region is matched again.
+    ///    for a line-bounded matcher; otherwise from the text's start forward until a new match
+    ///    coincides with a kept one beyond the edit's lookbehind — and that region is matched again.
     ///
     /// The result equals a full search (a property the tests check after thousands of edits).
     func update(after edits: [TextEdit], matcher: any Matcher) throws(MatchError) {
@@ -37,15 +36,15 @@ extension FindNavigator {
             }
             return
         }
-        guard let lookbehind = locality.lookbehind, let lookahead = locality.lookahead, scopes == nil,
-              let first = dirty.map(\.lowerBound).min(), let last = dirty.map(\.upperBound).max() else {
+        guard let lookbehind = locality.lookbehind, scopes == nil, let last = dirty.map(\.upperBound).max() else {
             matches = MatchSet(try FindNavigator.scan(matcher, text, ranges))
             return
         }
-        // Restart at the start of the last kept match that cannot see the first edit (a point
-        // where the full search also starts a match), or at the text's start.
-        let following = matches.firstIndex(endingAtOrAfter: first - lookahead)
-        let restart = following > 0 ? matches[following - 1].lowerBound : 0
+        // An attempt that starts any distance before an edit may run into it (the length of a
+        // multi-line match is not bounded: `x\n*y` after typing `y`), so the search restarts at the
+        // text's start — and stops as soon as a new match coincides with a kept one beyond the
+        // edits' reach: the work is bounded by the position of the last edit, not the text.
+        let restart = 0
         var cursor = matcher.cursor(over: text, in: restart..<text.utf8Count, context: 0..<text.utf8Count)
         var found: [Range<Int>] = []
         while let match = try cursor.next() {

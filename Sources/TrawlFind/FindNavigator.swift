@@ -60,7 +60,20 @@ public final class FindNavigator {
     /// Whether a background search is still running (``matches`` grows until it ends).
     public private(set) var isSearching = false
     /// The ranges find is restricted to ("find in selection"), or `nil` for the whole document.
-    public var scopes: [Range<Int>]? { scopeHandles?.compactMap { document.range(of: $0) } }
+    public var scopes: [Range<Int>]? {
+        // Edits can make two scopes overlap: merged, they stay in order and disjoint.
+        scopeHandles.map { handles in
+            var merged: [Range<Int>] = []
+            for range in handles.compactMap({ document.range(of: $0) }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if let last = merged.last, range.lowerBound < last.upperBound {
+                    merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+                } else {
+                    merged.append(range)
+                }
+            }
+            return merged
+        }
+    }
 
     @ObservationIgnored private var scopeHandles: [TextDocument.TrackedRange]?
     @ObservationIgnored private(set) var matcher: (any Matcher)?
@@ -195,7 +208,7 @@ public final class FindNavigator {
         for range in ranges {
             var cursor = matcher.cursor(over: text, in: range, context: 0..<text.utf8Count)
             while let match = try cursor.next() {
-                guard match.range.upperBound <= range.upperBound else { continue }
+                guard match.range.upperBound <= range.upperBound, match.range.lowerBound >= range.lowerBound else { continue }
                 if let each { each(match.range) } else { found.append(match.range) }
             }
         }
@@ -275,8 +288,10 @@ public final class FindNavigator {
         guard let matcher else { return }
         if isSearching, var edits = editsSinceSnapshot, edits.count + change.edits.count <= FindNavigator.incrementalEditLimit {
             // The background search goes on over its snapshot; its result is patched with these.
+            // Meanwhile the matches found so far move with the text (those touched are dropped).
             edits += change.edits
             editsSinceSnapshot = edits
+            for edit in change.edits { matches.removeMatches(touching: edit.replacedRange, shiftingLaterBy: edit.lengthDelta) }
             return
         }
         if isSearching || change.edits.count > FindNavigator.incrementalEditLimit {

@@ -93,6 +93,11 @@ public struct MatchSet: Sendable {
         tree.index(at: Extent(value: offset), bias: .backward)
     }
 
+    /// The index of the first match ending after `offset` (``count`` when there is none).
+    public func firstIndex(endingAfter offset: Int) -> Int {
+        tree.index(at: Extent(value: offset), bias: .forward)
+    }
+
     /// The index of the match whose range is exactly `range`, if there is one. O(log n).
     public func index(of range: Range<Int>) -> Int? {
         var (index, match) = first(startingAtOrAfter: range.lowerBound)

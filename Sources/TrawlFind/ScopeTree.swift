@@ -13,8 +13,9 @@ import Observation
 ///   SwiftUI calls this choice nondeterministic; Trawl documents it.
 /// - When find is disabled for the target, presenting does nothing and the binding reads false;
 ///   disabling find while shown dismisses the navigator, disabling replace hides its replace part.
-/// - When focus moves to another editor of a presenting node's subtree, the navigator moves with
-///   it (the old editor's is dismissed, the new one's shown, with the replace part if it was).
+/// - When focus moves to another editor of a presenting node's subtree (the whole tree for a
+///   navigator shown from a menu or a shortcut), the navigator moves with it (the old editor's is
+///   dismissed, the new one's shown, with the replace part if it was).
 @MainActor @Observable
 public final class ScopeTree {
     /// A node of the tree.
@@ -73,6 +74,7 @@ public final class ScopeTree {
         guard node != root, let entry = entries[node.id] else { return }
         for child in entry.children { remove(child) }
         if let parent = entry.parent { entries[parent.id]?.children.removeAll { $0 == node } }
+        entry.navigator?.dismiss() // its editor is gone
         entries[node.id] = nil
         presentationNodes.remove(node)
         if focusedEditor == node { focusedEditor = nil }
@@ -147,7 +149,8 @@ public final class ScopeTree {
 
     /// Moves focus to `editor` (or clears it); presentations follow the new target.
     public func focus(_ editor: Node?) {
-        let before = presentationNodes.map { ($0, target(of: $0)) }
+        // Nodes presenting, and the root (a navigator shown from a menu or shortcut follows focus too).
+        let before = presentationNodes.union([root]).map { ($0, target(of: $0)) }
         focusedEditor = editor.flatMap { entries[$0.id]?.navigator != nil ? $0 : nil }
         for (node, oldTarget) in before {
             let newTarget = target(of: node)

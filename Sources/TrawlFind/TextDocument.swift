@@ -50,6 +50,8 @@ public final class TextDocument {
         var primaryBefore: Int
         var selectionsAfter: [Range<Int>]
         var primaryAfter: Int
+        var trackedBefore: [Int: Range<Int>]
+        var trackedAfter: [Int: Range<Int>] = [:]
     }
 
     /// A document holding `text`, with a caret at its start.
@@ -204,7 +206,8 @@ public final class TextDocument {
     public func groupingUndo(_ body: () throws -> Void) rethrows {
         if groupDepth == 0 {
             openGroup = UndoGroup(before: text, after: text, edits: [], selectionsBefore: selections,
-                                  primaryBefore: primarySelectionIndex, selectionsAfter: selections, primaryAfter: primarySelectionIndex)
+                                  primaryBefore: primarySelectionIndex, selectionsAfter: selections, primaryAfter: primarySelectionIndex,
+                                  trackedBefore: tracked)
         }
         groupDepth += 1
         defer {
@@ -215,6 +218,7 @@ public final class TextDocument {
                     group.after = text
                     group.selectionsAfter = selections
                     group.primaryAfter = primarySelectionIndex
+                    group.trackedAfter = tracked
                     undoStack.append(group)
                     redoStack.removeAll()
                 }
@@ -223,10 +227,19 @@ public final class TextDocument {
         try body()
     }
 
-    private func commit(_ edits: [TextEdit], before: Rope, kind: Change.Kind) {
+    /// Records a change and tells the observers. Selections and tracked ranges move through the
+    /// edits, or, for undo and redo, take the values `restoring` gives (ranges tracked since keep
+    /// moving).
+    private func commit(_ edits: [TextEdit], before: Rope, kind: Change.Kind,
+                        restoring: (selections: [Range<Int>], primary: Int, tracked: [Int: Range<Int>])? = nil) {
         revision += 1
-        selections = selections.map { move($0, through: edits) }
-        for (id, range) in tracked { tracked[id] = move(range, through: edits) }
+        for (id, range) in tracked { tracked[id] = restoring?.tracked[id] ?? move(range, through: edits) }
+        if let restoring {
+            selections = restoring.selections
+            primarySelectionIndex = restoring.primary
+        } else {
+            select(selections.map { move($0, through: edits) }, primary: primarySelectionIndex)
+        }
         if kind == .edit { openGroup!.edits += edits } // edits are always made inside a group
         let change = Change(edits: edits, before: before, kind: kind)
         for observer in observers.keys.sorted() { observers[observer]?(self, change) }
@@ -255,9 +268,8 @@ public final class TextDocument {
         let inverse = group.edits.reversed().map { edit in
             TextEdit(replacedRange: edit.insertedRange, insertedCount: edit.replacedRange.count)
         }
-        commit(Array(inverse), before: before, kind: .undo)
-        selections = group.selectionsBefore
-        primarySelectionIndex = group.primaryBefore
+        commit(Array(inverse), before: before, kind: .undo,
+               restoring: (group.selectionsBefore, group.primaryBefore, group.trackedBefore))
         redoStack.append(group)
     }
 
@@ -266,9 +278,8 @@ public final class TextDocument {
         guard openGroup == nil, let group = redoStack.popLast() else { return }
         let before = text
         text = group.after
-        commit(group.edits, before: before, kind: .redo)
-        selections = group.selectionsAfter
-        primarySelectionIndex = group.primaryAfter
+        commit(group.edits, before: before, kind: .redo,
+               restoring: (group.selectionsAfter, group.primaryAfter, group.trackedAfter))
         undoStack.append(group)
     }
 }

@@ -121,6 +121,13 @@ final class RegexWindow {
             switch try state.match(window, from: viewOffset(of: position), options: options, subjectOffset: windowStart) {
             case .match(let start, let end):
                 let matchStart = textOffset(of: start), matchEnd = textOffset(of: end)
+                if matchStart < previousPosition {
+                    // Searching from between a CR and its LF, the view's LF maps back to the CR:
+                    // that match started before the search did; go on after it.
+                    position = max(matchEnd, position)
+                    notEmptyAtStart = true
+                    continue
+                }
                 if let startLimit, matchStart > startLimit { return nil }
                 let match = Match(range: matchStart..<max(matchStart, matchEnd),
                                   groups: capturesGroups ? state.groups(mapping: textOffset(of:)) : [])

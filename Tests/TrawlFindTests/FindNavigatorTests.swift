@@ -190,4 +190,61 @@ import TrawlText
             #expect(navigator("a\r\n\r\nb\r\n", query, .regex).matches.ranges == crlf, "\(query) on CRLF")
         }
     }
+
+    // Found by review.
+
+    @Test func aMultiLineMatchCanStartFarBeforeTheEdit() {
+        let find = navigator("x\n\n", "x\\n*y|\\n", .regex)
+        #expect(find.matches.ranges == [1..<2, 2..<3])
+        find.document.replace(3..<3, with: "y")
+        #expect(find.matches.ranges == [0..<4])
+    }
+
+    @Test func scopesThatComeToOverlapGiveEachMatchOnce() {
+        let find = navigator("aaaaa--aaaaa", "y")
+        find.restrict(to: [0..<5, 7..<12])
+        find.document.replace(3..<9, with: "xy")
+        #expect(find.scopes == [0..<8])
+        #expect(find.matches.ranges == [4..<5])
+    }
+
+    @Test func previousFromACaretInsideAMatchSelectsTheOneBefore() throws {
+        let find = navigator("foo foo", "foo")
+        find.document.select(5..<5)
+        #expect(try find.findPrevious() == 0)
+        find.document.select(3..<3)
+        #expect(try find.findPrevious() == 0, "the match ending at the caret")
+    }
+
+    @Test func hidingIsAlwaysAllowed() throws {
+        let find = navigator("abc", "b")
+        find.present()
+        find.policy = FindPolicy(findDisabled: true)
+        #expect(find.isAvailable(.hide))
+        try find.perform(.hide)
+        #expect(!find.isPresented)
+    }
+
+    @Test func matchesMoveWithEditsDuringABackgroundSearch() async throws {
+        let line = "let value = eventLoop.next()\n"
+        let find = navigator(String(repeating: line, count: FindNavigator.backgroundThreshold / line.utf8.count + 10), "eventLoop")
+        #expect(find.isSearching)
+        // Edits while the search runs; at every moment, every match known so far covers
+        // "eventLoop" in the text as it is then (partial results arrive whenever they do).
+        var edits = 0
+        while find.isSearching {
+            if edits < 20 {
+                find.document.replace(edits * 40..<edits * 40, with: ">>")
+                edits += 1
+            }
+            let text = find.document.text
+            let known = find.matches
+            #expect((0..<min(known.count, 50)).allSatisfy { text[known[$0]] == "eventLoop" })
+            await Task.yield()
+        }
+        let text = find.document.text
+        #expect(find.matches.ranges.allSatisfy { text[$0] == "eventLoop" })
+        // Some edits split a match; the final set equals a fresh search.
+        #expect(find.matchCount == (try LiteralMatcher("eventLoop").count(in: text)))
+    }
 }

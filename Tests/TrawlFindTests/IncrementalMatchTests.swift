@@ -25,9 +25,13 @@ import TrawlText
         ("(?s)a.{0,3}b", .regex),
         ("x*", .regex),
         ("foo(?=bar)", .regex),
+        // Multi-line matches of unbounded length, and empty ones (found by review).
+        ("x\\n*y|\\n", .regex),
+        ("\\n??", .regex),
+        ("b\\W+a", .regex),
     ]
 
-    nonisolated static let pieces = ["foo", "bar", "ab", "a", "b", " ", "\n", "\r\n", "Error", "x", "é", "😀", "eventLoop", "STRASSE", "\r", "-"]
+    nonisolated static let pieces = ["foo", "bar", "ab", "a", "b", " ", "\n", "\r\n", "Error", "x", "é", "😀", "eventLoop", "STRASSE", "\r", "-", "y"]
 
     @Test(arguments: 0..<IncrementalMatchTests.queries.count)
     func patchedMatchesEqualAFullSearch(queryIndex: Int) throws {

@@ -73,4 +73,17 @@ import TrawlText
         batch.undo()
         #expect(batch.text.description == base)
     }
+
+    @Test func undoRestoresTrackedRangesAndObserversSeeRestoredSelections() {
+        let document = TextDocument("0123456789abc")
+        let tracked = document.track(5..<10)
+        document.select(6..<7)
+        document.replace(3..<12, with: "x")
+        #expect(document.range(of: tracked) != 5..<10)
+        var seen: [Range<Int>] = []
+        _ = document.addObserver { document, change in if change.kind == .undo { seen = document.selections } }
+        document.undo()
+        #expect(document.range(of: tracked) == 5..<10)
+        #expect(seen == [6..<7] && document.selections == [6..<7])
+    }
 }

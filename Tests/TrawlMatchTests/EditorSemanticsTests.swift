@@ -158,4 +158,10 @@ import TrawlTestSupport
         }
         #expect(checked > 0)
     }
+
+    @Test func aSearchFromInsideACRLFNeverReturnsAMatchBeforeIt() throws {
+        let matcher = try RegexMatcher("\\n")
+        #expect(try matcher.firstMatch(in: Rope("a\r\nb"), startingAtOrAfter: 2) == nil)
+        #expect(try matcher.firstMatch(in: Rope("a\r\nb\r\n"), startingAtOrAfter: 2)?.range == 4..<6)
+    }
 }
