@@ -238,7 +238,13 @@ public final class TextDocument {
             selections = restoring.selections
             primarySelectionIndex = restoring.primary
         } else {
-            select(selections.map { move($0, through: edits) }, primary: primarySelectionIndex)
+            let moved = selections.map { move($0, through: edits) }
+            // Edits keep the order of selections; only ones that now overlap need merging.
+            if zip(moved, moved.dropFirst()).allSatisfy({ $0.upperBound <= $1.lowerBound && $0 != $1 }) {
+                selections = moved
+            } else {
+                select(moved, primary: primarySelectionIndex)
+            }
         }
         if kind == .edit { openGroup!.edits += edits } // edits are always made inside a group
         let change = Change(edits: edits, before: before, kind: kind)
