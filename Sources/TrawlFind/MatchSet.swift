@@ -114,18 +114,35 @@ public struct MatchSet: Sendable {
     /// the region as the edit moved it), and shifts every later match by `delta`. O((removed +
     /// inserted) · log n).
     mutating func replace(startingIn oldRegion: Range<Int>, includesEnd: Bool, with newMatches: [Range<Int>], delta: Int) {
-        let first = firstIndex(startingAtOrAfter: oldRegion.lowerBound)
+        // Walk the items from the first ending at or after the region's start, keeping the extent
+        // so far (one descent per item, not two per position).
+        var (first, before, _) = tree.seek(to: Extent(value: oldRegion.lowerBound), bias: .backward)
+        var end = before.value
+        while first < count {
+            let item = tree[first]
+            guard end + item.gap < oldRegion.lowerBound else { break }
+            end += item.gap + item.length
+            first += 1
+        }
+        let startExtent = end
+        var old: [Range<Int>] = []
         var last = first
+        var nextStart: Int?
         while last < count {
-            let start = self[last].lowerBound
-            guard start < oldRegion.upperBound || (includesEnd && start == oldRegion.upperBound) else { break }
+            let item = tree[last]
+            let start = end + item.gap
+            guard start < oldRegion.upperBound || (includesEnd && start == oldRegion.upperBound) else {
+                // The next match keeps its absolute start (shifted by delta); its gap changes.
+                nextStart = start + delta
+                break
+            }
+            old.append(start..<(start + item.length))
+            end = start + item.length
             last += 1
         }
         // Most edits change no match: then the tree is left as it is (unless later ones shift).
-        if delta == 0, last - first == newMatches.count, zip(first..<last, newMatches).allSatisfy({ self[$0] == $1 }) { return }
-        // The next match keeps its absolute start (shifted by delta); its gap changes.
-        let nextStart = last < count ? self[last].lowerBound + delta : nil
-        var end = tree.measure(before: first, as: Extent.self).value
+        if delta == 0 && old == newMatches { return }
+        end = startExtent
         var items: [Item] = []
         items.reserveCapacity(newMatches.count)
         for match in newMatches {
@@ -142,11 +159,16 @@ public struct MatchSet: Sendable {
     /// Removes the matches that overlap or touch `range` (an edit's replaced range) and shifts the
     /// later ones by `delta` (how much the edit changed the text's length).
     mutating func removeMatches(touching range: Range<Int>, shiftingLaterBy delta: Int) {
-        let first = firstIndex(endingAtOrAfter: range.lowerBound)
+        let (first, before, item) = tree.seek(to: Extent(value: range.lowerBound), bias: .backward)
+        guard let item else { return }
+        if before.value + item.gap > range.upperBound {
+            // Nothing touched (the usual keystroke): only the next match's gap changes.
+            if delta != 0 { tree.update(at: first) { $0.gap += delta } }
+            return
+        }
         var last = first
         while last < count && self[last].lowerBound <= range.upperBound { last += 1 }
-        guard first < last || delta != 0, last <= count else { return }
-        let end = tree.measure(before: first, as: Extent.self).value
+        let end = before.value
         let nextStart = last < count ? self[last].lowerBound + delta : nil
         tree.replaceSubrange(first..<last, with: [])
         if let nextStart { tree.update(at: first) { $0.gap = nextStart - end } }
