@@ -176,7 +176,13 @@ public final class TextDocument {
                     edits.append(text.replace(change.range, with: change.replacement))
                 }
             }
-            commit(edits, before: before, kind: .edit)
+            // One sweep moves every selection and tracked range through the whole batch.
+            let ascending = changes.map { TextEdit(replacedRange: $0.range, insertedCount: $0.replacement.utf8.count) }
+            let movedSelections = TextDocument.move(selections, through: ascending)
+            let trackedIDs = Array(tracked.keys)
+            let movedTracked = TextDocument.move(trackedIDs.map { tracked[$0]! }, through: ascending)
+            commit(edits, before: before, kind: .edit,
+                   moved: (movedSelections, Dictionary(uniqueKeysWithValues: zip(trackedIDs, movedTracked))))
         }
         return edits
     }
@@ -231,14 +237,17 @@ public final class TextDocument {
     /// edits, or, for undo and redo, take the values `restoring` gives (ranges tracked since keep
     /// moving).
     private func commit(_ edits: [TextEdit], before: Rope, kind: Change.Kind,
-                        restoring: (selections: [Range<Int>], primary: Int, tracked: [Int: Range<Int>])? = nil) {
+                        restoring: (selections: [Range<Int>], primary: Int, tracked: [Int: Range<Int>])? = nil,
+                        moved precomputed: (selections: [Range<Int>], tracked: [Int: Range<Int>])? = nil) {
         revision += 1
-        for (id, range) in tracked { tracked[id] = restoring?.tracked[id] ?? move(range, through: edits) }
+        for (id, range) in tracked {
+            tracked[id] = restoring?.tracked[id] ?? precomputed?.tracked[id] ?? move(range, through: edits)
+        }
         if let restoring {
             selections = restoring.selections
             primarySelectionIndex = restoring.primary
         } else {
-            let moved = selections.map { move($0, through: edits) }
+            let moved = precomputed?.selections ?? selections.map { move($0, through: edits) }
             // Edits keep the order of selections; only ones that now overlap need merging.
             if zip(moved, moved.dropFirst()).allSatisfy({ $0.upperBound <= $1.lowerBound && $0 != $1 }) {
                 selections = moved
@@ -249,6 +258,52 @@ public final class TextDocument {
         if kind == .edit { openGroup!.edits += edits } // edits are always made inside a group
         let change = Change(edits: edits, before: before, kind: kind)
         for observer in observers.keys.sorted() { observers[observer]?(self, change) }
+    }
+
+    /// `ranges` moved through one batch of `changes` (in the original text's offsets, ascending,
+    /// not overlapping) in one sweep: O(ranges + changes), where moving each range through each
+    /// change would be their product (a million carets typing). Each offset gets the transform of
+    /// the last change starting at or before it, plus the length changes of the ones before that —
+    /// what making the changes one by one from the last gives.
+    static func move(_ ranges: [Range<Int>], through changes: [TextEdit]) -> [Range<Int>] {
+        // Endpoints in ascending order, with their bias and where they go.
+        var endpoints: [(offset: Int, bias: Bias, slot: Int)] = []
+        endpoints.reserveCapacity(ranges.count * 2)
+        for (index, range) in ranges.enumerated() {
+            endpoints.append((range.lowerBound, range.isEmpty ? .forward : .backward, 2 * index))
+            endpoints.append((range.upperBound, .forward, 2 * index + 1))
+        }
+        endpoints.sort { ($0.offset, $0.slot) < ($1.offset, $1.slot) }
+        var results = [Int](repeating: 0, count: endpoints.count)
+        var next = 0, deltaBefore = 0
+        var last: TextEdit?, deltaBeforeLast = 0
+        // The insertions right before `last` at its very start: an offset kept there (backward
+        // bias) is not pushed past them, as making the changes one by one would not.
+        var insertionsAtLastStart = 0
+        for endpoint in endpoints {
+            while next < changes.count && changes[next].replacedRange.lowerBound <= endpoint.offset {
+                let change = changes[next]
+                if let last {
+                    deltaBefore += last.lengthDelta
+                    let touching = last.replacedRange.isEmpty && last.replacedRange.lowerBound == change.replacedRange.lowerBound
+                    insertionsAtLastStart = touching ? insertionsAtLastStart + last.lengthDelta : 0
+                }
+                deltaBeforeLast = deltaBefore
+                last = change
+                next += 1
+            }
+            guard let last else {
+                results[endpoint.slot] = endpoint.offset
+                continue
+            }
+            let moved = last.transform(endpoint.offset, bias: endpoint.bias)
+            let kept = endpoint.bias == .backward && moved == last.replacedRange.lowerBound
+            results[endpoint.slot] = moved + deltaBeforeLast - (kept ? insertionsAtLastStart : 0)
+        }
+        return ranges.indices.map { index in
+            let lower = results[2 * index], upper = results[2 * index + 1]
+            return lower..<max(lower, upper)
+        }
     }
 
     private func move(_ range: Range<Int>, through edits: [TextEdit]) -> Range<Int> {

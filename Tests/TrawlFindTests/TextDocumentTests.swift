@@ -65,11 +65,36 @@ import TrawlText
             offset = end + 1
         }
         #expect(changes.count > 600)
+        // Selections and tracked ranges, carets and spans, some at change edges: moved through the
+        // whole batch in one sweep, they end where making the changes one by one puts them.
+        var spans: [Range<Int>] = []
+        var offset2 = 0
+        while offset2 < rope.utf8Count - 4 {
+            let start = rope.clamp(offset2 + Int.random(in: 0...5, using: &random))
+            let end = Bool.random(using: &random) ? start : rope.clamp(start + Int.random(in: 1...6, using: &random), bias: .forward)
+            spans.append(start..<end)
+            offset2 = end + 1
+        }
         let batch = TextDocument(rope)
-        batch.apply(changes)
+        let batchTracked = spans.map(batch.track)
+        let edits = batch.apply(changes)
         let oneByOne = TextDocument(rope)
         for change in changes.reversed() { oneByOne.apply([change]) }
         #expect(batch.text.description == oneByOne.text.description)
+        // The reference: each endpoint moved through the edits one at a time, last change first,
+        // with the bias its range had before the batch.
+        let reference = spans.map { span -> Range<Int> in
+            var lower = span.lowerBound, upper = span.upperBound
+            for edit in edits {
+                lower = edit.transform(lower, bias: span.isEmpty ? .forward : .backward)
+                upper = edit.transform(upper, bias: .forward)
+            }
+            return lower..<max(lower, upper)
+        }
+        let moved = batchTracked.map { batch.range(of: $0)! }
+        if let index = moved.indices.first(where: { moved[$0] != reference[$0] }) {
+            Issue.record("tracked \(spans[index]): swept to \(moved[index]), one edit at a time \(reference[index])")
+        }
         batch.undo()
         #expect(batch.text.description == base)
     }
