@@ -7,8 +7,9 @@ extension FindNavigator {
     ///
     /// 1. matches touching an edit are dropped and later ones shifted (O(log n) each);
     /// 2. each inserted range, in the final text, is widened to what can depend on it — its lines
-    ///    for a line-bounded matcher; otherwise from the text's start forward until a new match
-    ///    coincides with a kept one beyond the edit's lookbehind — and that region is matched again.
+    ///    for a line-bounded matcher; otherwise from a kept match no attempt reaching the edit can
+    ///    start before (the text's start when a match's length is unbounded) forward until a new
+    ///    match coincides with a kept one beyond the edit's lookbehind — and that is matched again.
     ///
     /// The result equals a full search (a property the tests check after thousands of edits).
     func update(after edits: [TextEdit], matcher: any Matcher) throws(MatchError) {
@@ -36,15 +37,22 @@ extension FindNavigator {
             }
             return
         }
-        guard let lookbehind = locality.lookbehind, scopes == nil, let last = dirty.map(\.upperBound).max() else {
+        guard let lookbehind = locality.lookbehind, scopes == nil, let first = dirty.map(\.lowerBound).min(),
+              let last = dirty.map(\.upperBound).max() else {
             matches = MatchSet(try FindNavigator.scan(matcher, text, ranges))
             return
         }
-        // An attempt that starts any distance before an edit may run into it (the length of a
-        // multi-line match is not bounded: `x\n*y` after typing `y`), so the search restarts at the
-        // text's start — and stops as soon as a new match coincides with a kept one beyond the
-        // edits' reach: the work is bounded by the position of the last edit, not the text.
-        let restart = 0
+        // Restart where no attempt can reach the first edit: at a kept match starting more than a
+        // match's length and lookahead before it (the full search starts a match there too). When
+        // that reach is unbounded (`x\n*y` finds a match ending at a `y` typed anywhere later),
+        // restart at the text's start. Either way, stop as soon as a new match coincides with a
+        // kept one beyond the edits' reach.
+        var restart = 0
+        if let length = locality.maxMatchLength, let lookahead = locality.lookahead {
+            let safe = first - length - lookahead - 1
+            let before = matches.firstIndex(startingAtOrAfter: safe + 1) - 1
+            if safe > 0, before >= 0 { restart = matches[before].lowerBound }
+        }
         var cursor = matcher.cursor(over: text, in: restart..<text.utf8Count, context: 0..<text.utf8Count)
         var found: [Range<Int>] = []
         while let match = try cursor.next() {

@@ -25,7 +25,8 @@ public struct LiteralMatcher: Matcher {
     /// lies within a line.
     public var locality: MatchLocality {
         if case .regex(let regex) = implementation { return regex.locality }
-        return MatchLocality(isLineBounded: !canMatchAcrossLines, lookbehind: 0, lookahead: 0).checkingWholeWords(options.wholeWord)
+        return MatchLocality(isLineBounded: !canMatchAcrossLines, lookbehind: 0, lookahead: 0, maxMatchLength: needle.utf8.count)
+            .checkingWholeWords(options.wholeWord)
     }
 
     /// The needle itself (ASCII-caseless when matched so), or the query of its escaped pattern.

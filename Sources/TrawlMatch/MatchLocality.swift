@@ -14,17 +14,21 @@ public struct MatchLocality: Hashable, Sendable {
     /// How many bytes after a match's end decide it (lookahead, `\b`, `$`, whole word); `nil` when
     /// unbounded.
     public var lookahead: Int?
+    /// The most bytes a match can take; `nil` when unbounded. With ``lookahead``, how far an
+    /// attempt that starts at some position can read: what bounds re-matching before an edit.
+    public var maxMatchLength: Int?
 
-    public init(isLineBounded: Bool, lookbehind: Int?, lookahead: Int?) {
+    public init(isLineBounded: Bool, lookbehind: Int?, lookahead: Int?, maxMatchLength: Int? = nil) {
         self.isLineBounded = isLineBounded
         self.lookbehind = lookbehind
         self.lookahead = lookahead
+        self.maxMatchLength = maxMatchLength
     }
 
     /// The locality with a whole-word check added: one scalar (up to 4 bytes) on each side.
     func checkingWholeWords(_ wholeWord: Bool) -> MatchLocality {
         guard wholeWord else { return self }
         return MatchLocality(isLineBounded: isLineBounded, lookbehind: lookbehind.map { max($0, 4) },
-                             lookahead: lookahead.map { max($0, 4) })
+                             lookahead: lookahead.map { max($0, 4) }, maxMatchLength: maxMatchLength)
     }
 }

@@ -35,6 +35,9 @@ public struct PatternAnalysis: Sendable {
     /// How many bytes after a match's end can decide it: 0, 8 for `$`, `\b`, `\Z` (a CRLF is two
     /// characters), `nil` for a lookahead group or a pattern not fully understood.
     public let lookaheadBytes: Int?
+    /// The most bytes a match can take (a CRLF counted as two, any other character as up to
+    /// four), or `nil` when unbounded or not known.
+    public let maxMatchBytes: Int?
     /// Whether a match can depend on text any distance before it (`\K`, `\X`).
     public let looksUnboundedBehind: Bool
     /// Whether every construct of the pattern was understood.
@@ -55,6 +58,7 @@ public struct PatternAnalysis: Sendable {
         isComplete = !parser.failed
         literalQuery = parser.failed || parser.resetsMatchStart ? .all : info.query
         looksUnboundedBehind = parser.failed || parser.looksUnboundedBehind
+        maxMatchBytes = parser.failed || parser.resetsMatchStart ? nil : info.maxLength
         lookaheadBytes = parser.failed || parser.hasLookahead ? nil : parser.looksOneCharacterAhead ? 8 : 0
         canMatchLineFeed = parser.failed || info.canMatchLineFeed
         isMultiline = parser.mentionsLineBreak

@@ -9,12 +9,22 @@ struct PatternInfo {
     /// What every match contains, as an AND/OR tree (kept beside ``exact`` and ``required``,
     /// which stay one flat set for the prefilter).
     var query: LiteralQuery
+    /// The most bytes a match can take, or `nil` when unbounded (or not known).
+    var maxLength: Int?
 
-    init(exact: Literals?, required: Literals?, canMatchLineFeed: Bool, query: LiteralQuery? = nil) {
+    init(exact: Literals?, required: Literals?, canMatchLineFeed: Bool, query: LiteralQuery? = nil, maxLength: Int?? = nil) {
         self.exact = exact
         self.required = required
         self.canMatchLineFeed = canMatchLineFeed
         self.query = query ?? exact.map(LiteralQuery.anyOf) ?? .all
+        // Exact strings are as long as their longest (a caseless ASCII unit is one byte; a line feed
+        // can stand for a CRLF in the text matched across lines: two).
+        self.maxLength = maxLength ?? exact.map { $0.map { $0.count + $0.filter { $0 == 0x0A }.count }.max() ?? 0 }
+    }
+
+    /// One character of an unknown set (a class, `.`, `\w`...): at most 4 bytes, or a CRLF.
+    static func character(lineFeed: Bool) -> PatternInfo {
+        PatternInfo(exact: nil, required: nil, canMatchLineFeed: lineFeed, maxLength: 4)
     }
 
     static let maxSetSize = 32
@@ -43,8 +53,10 @@ struct PatternInfo {
         var lineFeed = false
         // Each finished run of exact items, and each other item, is one conjunct of the query.
         var conjuncts: [LiteralQuery] = []
+        var length: Int? = 0
         for item in items {
             lineFeed = lineFeed || item.canMatchLineFeed
+            length = length.flatMap { total in item.maxLength.map { total + $0 } }
             guard let exact = item.exact else {
                 allExact = false
                 required = best(required, best(run, item.required))
@@ -69,8 +81,8 @@ struct PatternInfo {
         }
         conjuncts.append(LiteralQuery.anyOf(run ?? [[]]))
         let query = LiteralQuery.conjunction(conjuncts)
-        if allExact { return PatternInfo(exact: run, required: required, canMatchLineFeed: lineFeed, query: query) }
-        return PatternInfo(exact: nil, required: best(required, run), canMatchLineFeed: lineFeed, query: query)
+        if allExact { return PatternInfo(exact: run, required: required, canMatchLineFeed: lineFeed, query: query, maxLength: length) }
+        return PatternInfo(exact: nil, required: best(required, run), canMatchLineFeed: lineFeed, query: query, maxLength: length)
     }
 
     static func alternation(_ items: [PatternInfo]) -> PatternInfo {
@@ -89,11 +101,19 @@ struct PatternInfo {
                 required = nil
             }
         }
+        let lengths = items.map(\.maxLength)
         return PatternInfo(exact: exact, required: required, canMatchLineFeed: items.contains { $0.canMatchLineFeed },
-                           query: LiteralQuery.disjunction(items.map(\.query)))
+                           query: LiteralQuery.disjunction(items.map(\.query)),
+                           maxLength: .some(lengths.contains { $0 == nil } ? nil : lengths.compactMap { $0 }.max()))
     }
 
     func repeated(min: Int, max: Int?) -> PatternInfo {
+        var result = repeatedIgnoringLength(min: min, max: max)
+        result.maxLength = maxLength.flatMap { length in length == 0 ? 0 : max.map { length * $0 } }
+        return result
+    }
+
+    private func repeatedIgnoringLength(min: Int, max: Int?) -> PatternInfo {
         if min == 0 {
             let exactOptional: Literals? = max == 1 ? exact.map { $0.union([[]]) } : nil
             return PatternInfo(exact: exactOptional, required: nil, canMatchLineFeed: canMatchLineFeed, query: .all)

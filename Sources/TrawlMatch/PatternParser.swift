@@ -152,7 +152,7 @@ struct PatternParser {
         case UInt8(ascii: "."):
             advance()
             if flags.dotAll { mentionsLineBreak = true }
-            return .unknown(lineFeed: flags.dotAll)
+            return .character(lineFeed: flags.dotAll)
         case UInt8(ascii: "^"), UInt8(ascii: "$"):
             hasAssertions = true
             if byte == UInt8(ascii: "$") { looksOneCharacterAhead = true }
@@ -187,10 +187,10 @@ struct PatternParser {
         if scalar.isASCII {
             let lower = UInt8(scalar.value) | 0x20
             // k and s also match the Kelvin sign and long s under Unicode case folding.
-            if lower == UInt8(ascii: "k") || lower == UInt8(ascii: "s") { return .unknown(lineFeed: false) }
+            if lower == UInt8(ascii: "k") || lower == UInt8(ascii: "s") { return .character(lineFeed: false) }
             return .literal([PrefilterLiteral.caselessFlag | UInt16(lower)])
         }
-        return .unknown(lineFeed: false)
+        return .character(lineFeed: false)
     }
 
     private mutating func skipPast(_ terminator: UInt8) {
@@ -374,8 +374,8 @@ struct PatternParser {
             }
             members.append(decodeScalar())
         }
-        if negated { return .unknown(lineFeed: true) }
-        guard simple, !members.isEmpty, members.count <= 8 else { return .unknown(lineFeed: lineFeed) }
+        if negated { return .character(lineFeed: true) }
+        guard simple, !members.isEmpty, members.count <= 8 else { return .character(lineFeed: lineFeed) }
         return .alternation(members.map { literalInfo($0, flags) })
     }
 
@@ -416,7 +416,7 @@ struct PatternParser {
             return .empty
         case UInt8(ascii: "d"), UInt8(ascii: "w"), UInt8(ascii: "h"), UInt8(ascii: "S"):
             advance(2)
-            return .unknown(lineFeed: false)
+            return .character(lineFeed: false)
         case UInt8(ascii: "D"), UInt8(ascii: "W"), UInt8(ascii: "H"), UInt8(ascii: "s"), UInt8(ascii: "v"),
              UInt8(ascii: "V"), UInt8(ascii: "R"), UInt8(ascii: "X"), UInt8(ascii: "C"):
             // VS Code's isMultilineRegexSource counts `\W` (it matches a line feed); `\v` and `\R`
@@ -424,15 +424,15 @@ struct PatternParser {
             if escaped == UInt8(ascii: "v") || escaped == UInt8(ascii: "R") || escaped == UInt8(ascii: "W") { mentionsLineBreak = true }
             if escaped == UInt8(ascii: "X") { looksUnboundedBehind = true }
             advance(2)
-            return .unknown(lineFeed: true)
+            return escaped == UInt8(ascii: "X") ? .unknown(lineFeed: true) : .character(lineFeed: true) // \X: a cluster, unbounded
         case UInt8(ascii: "N"):
             advance(2)
             if peek() == UInt8(ascii: "{") { skipPast(UInt8(ascii: "}")); failed = true; return .unknown(lineFeed: true) }
-            return .unknown(lineFeed: false)
+            return .character(lineFeed: false)
         case UInt8(ascii: "p"), UInt8(ascii: "P"):
             advance(2)
             if peek() == UInt8(ascii: "{") { skipPast(UInt8(ascii: "}")) } else { advance() }
-            return .unknown(lineFeed: true)
+            return .character(lineFeed: true)
         case UInt8(ascii: "Q"):
             advance(2)
             var units: [PatternInfo] = []

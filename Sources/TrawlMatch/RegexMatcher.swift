@@ -79,7 +79,7 @@ public struct RegexMatcher: Matcher {
     /// characters, one more for `^`), lookahead from the analysis.
     public var locality: MatchLocality {
         MatchLocality(isLineBounded: matchesLineByLine, lookbehind: analysis.looksUnboundedBehind ? nil : (regex.maxLookbehind + 1) * 4,
-                      lookahead: analysis.lookaheadBytes)
+                      lookahead: analysis.lookaheadBytes, maxMatchLength: analysis.maxMatchBytes)
             .checkingWholeWords(options.wholeWord)
     }
 

@@ -200,6 +200,14 @@ import TrawlText
         #expect(find.matches.ranges == [0..<4])
     }
 
+    @Test func aBoundedMatchCanStartBeforeAKeptMatchNearTheEdit() {
+        // `x.{1,3}y` may begin up to its length before the edit: before the kept match "b".
+        let find = navigator("xb\naq", "(?s)x.{1,3}y|b", .regex)
+        #expect(find.matches.ranges == [1..<2])
+        find.document.replace(4..<5, with: "y")
+        #expect(find.matches.ranges == [0..<5])
+    }
+
     @Test func scopesThatComeToOverlapGiveEachMatchOnce() {
         let find = navigator("aaaaa--aaaaa", "y")
         find.restrict(to: [0..<5, 7..<12])

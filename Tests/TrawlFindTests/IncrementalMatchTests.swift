@@ -29,6 +29,9 @@ import TrawlText
         ("x\\n*y|\\n", .regex),
         ("\\n??", .regex),
         ("b\\W+a", .regex),
+        // Bounded multi-line matches that can begin before a kept match near the edit.
+        ("(?s)x.{1,3}y|b", .regex),
+        ("a\\n?.?y|x", .regex),
     ]
 
     nonisolated static let pieces = ["foo", "bar", "ab", "a", "b", " ", "\n", "\r\n", "Error", "x", "é", "😀", "eventLoop", "STRASSE", "\r", "-", "y"]

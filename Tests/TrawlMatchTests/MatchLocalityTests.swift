@@ -51,7 +51,7 @@ import TrawlTestSupport
     }
 
     @Test func shapes() throws {
-        #expect(LiteralMatcher("foo").locality == MatchLocality(isLineBounded: true, lookbehind: 0, lookahead: 0))
+        #expect(LiteralMatcher("foo").locality == MatchLocality(isLineBounded: true, lookbehind: 0, lookahead: 0, maxMatchLength: 3))
         #expect(LiteralMatcher("foo", options: FindOptions(wholeWord: true)).locality.lookahead == 4)
         #expect(try RegexMatcher("foo(?=bar)").locality.lookahead == nil)
         #expect(try RegexMatcher("foo\\b").locality.lookahead == 8)
@@ -59,5 +59,37 @@ import TrawlTestSupport
         #expect(try RegexMatcher("a\\nb").locality.isLineBounded == false)
         #expect(try RegexMatcher("\\w+\\Kx").locality.lookbehind == nil)
         #expect(try RegexMatcher("\\X").locality.lookbehind == nil)
+    }
+
+    /// No match is longer than the pattern's maximum match length, when it has one.
+    @Test(arguments: [false, true])
+    func noMatchIsLongerThanTheMaximum(caseless: Bool) throws {
+        var random = SeededGenerator(seed: Settings.seed &+ 0x1E7 &+ (caseless ? 1 : 0))
+        let texts = (0..<Settings.scale).map { _ in random.matchText(pieces: 120) }
+        var bounded = 0
+        for pattern in MatcherDifferentialTests.patterns {
+            let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: !caseless))
+            guard let maximum = matcher.locality.maxMatchLength else { continue }
+            bounded += 1
+            for bytes in texts {
+                for match in try matcher.matches(in: try ContiguousText(validating: bytes)) where match.range.count > maximum {
+                    Issue.record("\(pattern) caseless=\(caseless): \(match) is longer than \(maximum)")
+                    return
+                }
+            }
+        }
+        #expect(bounded > 40)
+    }
+
+    @Test func maximumLengths() throws {
+        #expect(try RegexMatcher("a\\nb").locality.maxMatchLength == 5) // \\n: up to CR CR LF in the LF view
+        #expect(try RegexMatcher("x{3}").locality.maxMatchLength == 3)
+        #expect(try RegexMatcher("(?s)a.{0,3}b").locality.maxMatchLength == 14)
+        #expect(try RegexMatcher("\\cJ").locality.maxMatchLength == 2)
+        #expect(try RegexMatcher("foo|é").locality.maxMatchLength == 3)
+        #expect(try RegexMatcher("\\w+").locality.maxMatchLength == nil)
+        #expect(try RegexMatcher("\\X").locality.maxMatchLength == nil)
+        #expect(try RegexMatcher("(a)\\1").locality.maxMatchLength == nil)
+        #expect(LiteralMatcher("straße").locality.maxMatchLength == 7)
     }
 }
