@@ -30,19 +30,15 @@ struct JSONWriter {
 
     // MARK: Containers
 
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
-        output.append(UInt8(ascii: "{"))
-        isFirst = true
-        body(&self)
-        output.append(UInt8(ascii: "}"))
-        isFirst = false
-    }
+    mutating func object(_ body: (inout JSONWriter) -> Void) { container(UInt8(ascii: "{"), UInt8(ascii: "}"), body) }
 
-    mutating func array(_ body: (inout JSONWriter) -> Void) {
-        output.append(UInt8(ascii: "["))
+    mutating func array(_ body: (inout JSONWriter) -> Void) { container(UInt8(ascii: "["), UInt8(ascii: "]"), body) }
+
+    private mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout JSONWriter) -> Void) {
+        output.append(open)
         isFirst = true
         body(&self)
-        output.append(UInt8(ascii: "]"))
+        output.append(close)
         isFirst = false
     }
 

@@ -167,13 +167,31 @@ final class EmptySearch: MatchEngine {
     }
 }
 
+/// An engine that changes which matches another engine's give and passes everything else on.
+protocol FilteringEngine: MatchEngine {
+    var base: any MatchEngine { get }
+}
+
+extension FilteringEngine {
+    func reposition(to offset: Int) { base.reposition(to: offset) }
+
+    var capturesGroups: Bool {
+        get { base.capturesGroups }
+        set { base.capturesGroups = newValue }
+    }
+
+    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        base.withBytes(in: range, body)
+    }
+}
+
 /// Keeps only matches whose ends are word boundaries, retrying one scalar after a rejected start
 /// (as VS Code does).
 ///
 /// An end is a boundary when it is the edge of the searched range, or the character outside it or
 /// the match's own character there is a separator (see ``WordSeparators``). So `foo` matches in
 /// `foo.bar` and `(foo)`, not in `foobar`; and `.bar` matches in `foo.bar`.
-final class WholeWordFilter: MatchEngine {
+final class WholeWordFilter: FilteringEngine {
     let base: any MatchEngine
     let range: Range<Int>
     let separators: WordSeparators
@@ -197,17 +215,6 @@ final class WholeWordFilter: MatchEngine {
         return nil
     }
 
-    func reposition(to offset: Int) { base.reposition(to: offset) }
-
-    var capturesGroups: Bool {
-        get { base.capturesGroups }
-        set { base.capturesGroups = newValue }
-    }
-
-    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        base.withBytes(in: range, body)
-    }
-
     private func isWholeWord(_ match: Range<Int>) -> Bool {
         let before = match.lowerBound > range.lowerBound
             ? withBytes(in: max(range.lowerBound, match.lowerBound - 4)..<match.lowerBound, UTF8Scalars.last) : nil
@@ -227,7 +234,7 @@ final class WholeWordFilter: MatchEngine {
 /// Drops the empty match at the end of a text that is empty or ends with a line break: there, as
 /// in grep and ripgrep, the line break ends the text and no empty last line follows it (so `^`
 /// and `$` match once per line, and an empty file has no lines).
-final class FinalLineBreakFilter: MatchEngine {
+final class FinalLineBreakFilter: FilteringEngine {
     let base: any MatchEngine
     let range: Range<Int>
 
@@ -243,17 +250,6 @@ final class FinalLineBreakFilter: MatchEngine {
             return nil // nothing can follow the end
         }
         return match
-    }
-
-    func reposition(to offset: Int) { base.reposition(to: offset) }
-
-    var capturesGroups: Bool {
-        get { base.capturesGroups }
-        set { base.capturesGroups = newValue }
-    }
-
-    func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        base.withBytes(in: range, body)
     }
 }
 
