@@ -50,7 +50,10 @@ extension FindNavigator {
         var restart = 0
         if let length = locality.maxMatchLength, let lookahead = locality.lookahead {
             let safe = first - length - lookahead - 1
-            let before = matches.firstIndex(startingAtOrAfter: safe + 1) - 1
+            var before = matches.firstIndex(startingAtOrAfter: safe + 1) - 1
+            // Not where a match ended: a fresh search there could find an empty match the full
+            // search (just after that match) does not.
+            while before > 0 && matches[before - 1].upperBound == matches[before].lowerBound { before -= 1 }
             if safe > 0, before >= 0 { restart = matches[before].lowerBound }
         }
         var cursor = matcher.cursor(over: text, in: restart..<text.utf8Count, context: 0..<text.utf8Count)

@@ -22,6 +22,17 @@ struct PatternInfo {
         self.maxLength = maxLength ?? exact.map { $0.map { $0.count + $0.filter { $0 == 0x0A }.count }.max() ?? 0 }
     }
 
+    /// Lengths beyond any text are as good as unbounded (and must not overflow).
+    static func sum(_ a: Int, _ b: Int) -> Int? {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        return overflow || value > 1 << 40 ? nil : value
+    }
+
+    static func product(_ a: Int, _ b: Int) -> Int? {
+        let (value, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow || value > 1 << 40 ? nil : value
+    }
+
     /// One character of an unknown set (a class, `.`, `\w`...): at most 4 bytes, or a CRLF.
     static func character(lineFeed: Bool) -> PatternInfo {
         PatternInfo(exact: nil, required: nil, canMatchLineFeed: lineFeed, maxLength: 4)
@@ -56,7 +67,7 @@ struct PatternInfo {
         var length: Int? = 0
         for item in items {
             lineFeed = lineFeed || item.canMatchLineFeed
-            length = length.flatMap { total in item.maxLength.map { total + $0 } }
+            length = length.flatMap { total in item.maxLength.flatMap { PatternInfo.sum(total, $0) } }
             guard let exact = item.exact else {
                 allExact = false
                 required = best(required, best(run, item.required))
@@ -109,7 +120,7 @@ struct PatternInfo {
 
     func repeated(min: Int, max: Int?) -> PatternInfo {
         var result = repeatedIgnoringLength(min: min, max: max)
-        result.maxLength = maxLength.flatMap { length in length == 0 ? 0 : max.map { length * $0 } }
+        result.maxLength = maxLength.flatMap { length in length == 0 ? 0 : max.flatMap { PatternInfo.product(length, $0) } }
         return result
     }
 

@@ -32,6 +32,8 @@ struct PatternParser {
     /// Inside a lookbehind `\n` stays as written: PCRE2 needs fixed-length lookbehinds, and the
     /// character before a position after CRLF is the LF anyway.
     var lookbehindDepth = 0
+    /// Inside a `\Q…\E` quote.
+    var inQuote = false
     var initialFlags: Flags
 
     init(pattern: [UInt8], caseless: Bool) {
@@ -93,10 +95,11 @@ struct PatternParser {
     private mutating func parseSequence(_ flags: inout Flags) -> PatternInfo {
         var items: [PatternInfo] = []
         while true {
-            skipExtendedSpace(flags)
-            guard let byte = peek(), byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") else { break }
-            guard var atom = parseAtom(&flags) else { continue }
-            while true {
+            // Inside `\Q…\E` every character is literal: spaces, `|`, `)`, quantifiers.
+            if !inQuote { skipExtendedSpace(flags) }
+            guard let byte = peek(), inQuote || (byte != UInt8(ascii: "|") && byte != UInt8(ascii: ")")) else { break }
+            guard var atom = inQuote ? parseQuotedCharacter(flags) : parseAtom(&flags) else { continue }
+            while !inQuote {
                 skipExtendedSpace(flags)
                 guard let (min, max) = parseQuantifier() else { break }
                 atom = atom.repeated(min: min, max: max)
@@ -148,6 +151,18 @@ struct PatternParser {
         case UInt8(ascii: "["):
             return parseClass(flags)
         case UInt8(ascii: "\\"):
+            // `\Q` starts a quote whose characters are atoms of their own (a quantifier after
+            // `\E` repeats only the last); `\E` alone is ignored. Neither takes a quantifier.
+            if peek(1) == UInt8(ascii: "Q") {
+                advance(2)
+                inQuote = true
+                endQuoteIfClosing()
+                return nil
+            }
+            if peek(1) == UInt8(ascii: "E") {
+                advance(2)
+                return nil
+            }
             return parseEscape(flags)
         case UInt8(ascii: "."):
             advance()
@@ -433,22 +448,8 @@ struct PatternParser {
             advance(2)
             if peek() == UInt8(ascii: "{") { skipPast(UInt8(ascii: "}")) } else { advance() }
             return .character(lineFeed: true)
-        case UInt8(ascii: "Q"):
-            advance(2)
-            var units: [PatternInfo] = []
-            while !atEnd && !(peek() == UInt8(ascii: "\\") && peek(1) == UInt8(ascii: "E")) {
-                if peek() == 0x0A {
-                    noteLineFeed(consuming: 1, quoted: true)
-                    units.append(PatternInfo(exact: [[0x0A], [0x0D, 0x0A]], required: nil, canMatchLineFeed: true))
-                } else {
-                    units.append(literalInfo(decodeScalar(), flags))
-                }
-            }
-            advance(2)
-            return .concat(units)
-        case UInt8(ascii: "E"):
-            advance(2)
-            return .empty
+        case UInt8(ascii: "Q"), UInt8(ascii: "E"):
+            preconditionFailure("\\Q and \\E are read by parseAtom")
         case UInt8(ascii: "x"), UInt8(ascii: "o"), UInt8(ascii: "c"), UInt8(ascii: "0"):
             return parseCodePointEscape(flags)
         case UInt8(ascii: "u"):
@@ -482,6 +483,32 @@ struct PatternParser {
             if escaped == 0x0D { mentionsLineBreak = true }
             advance() // the backslash; the escaped character is literal
             return literalInfo(decodeScalar(), flags)
+        }
+    }
+
+    /// One character of a `\Q…\E` quote, literal; a `\E` right after it ends the quote, so that
+    /// a quantifier that follows applies to this character.
+    private mutating func parseQuotedCharacter(_ flags: Flags) -> PatternInfo? {
+        if peek() == UInt8(ascii: "\\") && peek(1) == UInt8(ascii: "E") {
+            advance(2)
+            inQuote = false
+            return nil
+        }
+        let info: PatternInfo
+        if peek() == 0x0A {
+            noteLineFeed(consuming: 1, quoted: true)
+            info = PatternInfo(exact: [[0x0A], [0x0D, 0x0A]], required: nil, canMatchLineFeed: true)
+        } else {
+            info = literalInfo(decodeScalar(), flags)
+        }
+        endQuoteIfClosing()
+        return info
+    }
+
+    private mutating func endQuoteIfClosing() {
+        if inQuote && peek() == UInt8(ascii: "\\") && peek(1) == UInt8(ascii: "E") {
+            advance(2)
+            inQuote = false
         }
     }
 

@@ -208,6 +208,13 @@ import TrawlText
         #expect(find.matches.ranges == [0..<5])
     }
 
+    @Test func aRestartIsNeverWhereAMatchEnded() {
+        let find = navigator("a\n" + String(repeating: "x", count: 8), "a|(?<=a)\\n??", .regex)
+        #expect(find.matches.ranges == [0..<1, 1..<2])
+        find.document.replace(10..<10, with: "a")
+        #expect(find.matches.ranges == [0..<1, 1..<2, 10..<11])
+    }
+
     @Test func scopesThatComeToOverlapGiveEachMatchOnce() {
         let find = navigator("aaaaa--aaaaa", "y")
         find.restrict(to: [0..<5, 7..<12])

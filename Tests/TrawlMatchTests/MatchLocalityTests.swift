@@ -91,5 +91,8 @@ import TrawlTestSupport
         #expect(try RegexMatcher("\\X").locality.maxMatchLength == nil)
         #expect(try RegexMatcher("(a)\\1").locality.maxMatchLength == nil)
         #expect(LiteralMatcher("straße").locality.maxMatchLength == 7)
+        #expect(try RegexMatcher("(?s)a.\\E+b|\\n").locality.maxMatchLength == nil, "\\E is ignored: + repeats the dot")
+        // Analysed only (PCRE2 would refuse it as too large): no overflow.
+        #expect(PatternAnalysis(pattern: "(?:(?:(?:.{65535}){65535}){65535}){65535}").maxMatchBytes == nil)
     }
 }

@@ -30,7 +30,7 @@ import TrawlText
         // (matched on the whole text, redone per line when a match touches a line break)
         "a\\s*", "a\\s+b", "b[^x]*", "x[^a]", "e\\W", "a\\s*$", "é\\s?", "f\\D*", "c\\s*\\w", "(?i)k\\s",
         // escapes
-        "\\x41", "\\x{1F600}", "\\t", "\\Qa.b\\E", "\\Q(\\E", "\\e", "\\cJ", "\\012",
+        "\\x41", "\\x{1F600}", "\\t", "\\Qa.b\\E", "\\Q(\\E", "\\Qab\\E{2}", "x\\Qab\\E?y", "a\\E+b", "\\Qa|b\\E", "\\e", "\\cJ", "\\012",
     ]
 
     @Test(arguments: [false, true])
