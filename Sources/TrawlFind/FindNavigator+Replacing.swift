@@ -72,12 +72,8 @@ extension FindNavigator {
             for range in matches.ranges { changes.append((range, constant)) }
         } else {
             do {
-                for range in scopes ?? [0..<text.utf8Count] {
-                    var cursor = matcher.cursor(over: text, in: range, context: 0..<text.utf8Count)
-                    cursor.capturesGroups = !template.isStatic
-                    while let match = try cursor.next(), match.range.upperBound <= range.upperBound {
-                        changes.append((match.range, template.expand(match, in: text)))
-                    }
+                try FindNavigator.forEachMatch(matcher, text, scopes ?? [0..<text.utf8Count], capturingGroups: !template.isStatic) { match in
+                    changes.append((match.range, template.expand(match, in: text)))
                 }
             } catch {
                 throw .noUsableQuery(.tooExpensive(message: error.description, offset: 0))

@@ -72,18 +72,9 @@ extension FindNavigator {
     /// The whole lines holding each range (a region ends after its line break, or at the text's
     /// end), merged where they touch.
     private func lineRegions(around ranges: [Range<Int>], in text: Rope) -> [Range<Int>] {
-        let regions = ranges.map { range in
+        ranges.map { range in
             FindNavigator.lineStart(at: range.lowerBound, in: text)..<FindNavigator.lineEnd(at: range.upperBound, in: text)
-        }.sorted { $0.lowerBound < $1.lowerBound }
-        var merged: [Range<Int>] = []
-        for region in regions {
-            if let previous = merged.last, region.lowerBound <= previous.upperBound {
-                merged[merged.count - 1] = previous.lowerBound..<max(previous.upperBound, region.upperBound)
-            } else {
-                merged.append(region)
-            }
-        }
-        return merged
+        }.mergingOverlaps(joiningTouching: true)
     }
 
     /// The start of the line holding `offset`: found by scanning back through the chunks (a line

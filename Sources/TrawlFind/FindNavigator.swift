@@ -62,17 +62,7 @@ public final class FindNavigator {
     /// The ranges find is restricted to ("find in selection"), or `nil` for the whole document.
     public var scopes: [Range<Int>]? {
         // Edits can make two scopes overlap: merged, they stay in order and disjoint.
-        scopeHandles.map { handles in
-            var merged: [Range<Int>] = []
-            for range in handles.compactMap({ document.range(of: $0) }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
-                if let last = merged.last, range.lowerBound < last.upperBound {
-                    merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-                } else {
-                    merged.append(range)
-                }
-            }
-            return merged
-        }
+        scopeHandles.map { handles in handles.compactMap { document.range(of: $0) }.mergingOverlaps() }
     }
 
     @ObservationIgnored private var scopeHandles: [TextDocument.TrackedRange]?
@@ -205,14 +195,25 @@ public final class FindNavigator {
     nonisolated static func scan(_ matcher: any Matcher, _ text: Rope, _ ranges: [Range<Int>],
                                  each: ((Range<Int>) -> Void)? = nil) throws(MatchError) -> [Range<Int>] {
         var found: [Range<Int>] = []
-        for range in ranges {
-            var cursor = matcher.cursor(over: text, in: range, context: 0..<text.utf8Count)
-            while let match = try cursor.next() {
-                guard match.range.upperBound <= range.upperBound, match.range.lowerBound >= range.lowerBound else { continue }
-                if let each { each(match.range) } else { found.append(match.range) }
-            }
+        try forEachMatch(matcher, text, ranges) { match in
+            if let each { each(match.range) } else { found.append(match.range) }
         }
         return found
+    }
+
+    /// Calls `body` with every match in `ranges` of `text` (with its groups when asked), each
+    /// range searched with the whole text as context, a match kept only when it lies inside its
+    /// range: what find in selection means, for searching and for replacing alike.
+    nonisolated static func forEachMatch(_ matcher: any Matcher, _ text: Rope, _ ranges: [Range<Int>], capturingGroups: Bool = false,
+                                         _ body: (Match) -> Void) throws(MatchError) {
+        for range in ranges {
+            var cursor = matcher.cursor(over: text, in: range, context: 0..<text.utf8Count)
+            cursor.capturesGroups = capturingGroups
+            while let match = try cursor.next() {
+                guard match.range.upperBound <= range.upperBound, match.range.lowerBound >= range.lowerBound else { continue }
+                body(match)
+            }
+        }
     }
 
     private func searchInBackground(_ text: Rope, _ ranges: [Range<Int>]) {

@@ -77,14 +77,7 @@ public final class TextDocument {
     public func select(_ ranges: [Range<Int>], primary: Int = 0) {
         precondition(!ranges.isEmpty, "a document always has a selection")
         let primaryRange = clamped(ranges[min(max(primary, 0), ranges.count - 1)])
-        var merged: [Range<Int>] = []
-        for range in ranges.map(clamped).sorted(by: { ($0.lowerBound, $0.upperBound) < ($1.lowerBound, $1.upperBound) }) {
-            if let last = merged.last, range.lowerBound < last.upperBound || range == last {
-                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-            } else {
-                merged.append(range)
-            }
-        }
+        let merged = ranges.map(clamped).mergingOverlaps()
         selections = merged
         primarySelectionIndex = merged.firstIndex { $0.lowerBound <= primaryRange.lowerBound && primaryRange.upperBound <= $0.upperBound } ?? 0
     }
