@@ -9,7 +9,8 @@ extension FindNavigator {
     /// 2. each inserted range, in the final text, is widened to what can depend on it — its lines
     ///    for a line-bounded matcher; otherwise from a kept match no attempt reaching the edit can
     ///    start before (the text's start when a match's length is unbounded) forward until a new
-    ///    match coincides with a kept one beyond the edit's lookbehind — and that is matched again.
+    ///    match coincides with a kept one beyond the edit's lookbehind — and that is matched again;
+    ///    with find in selection, the scopes the edit can reach are searched again.
     ///
     /// The result equals a full search (a property the tests check after thousands of edits).
     func update(after edits: [TextEdit], matcher: any Matcher) throws(MatchError) {
@@ -37,7 +38,29 @@ extension FindNavigator {
             }
             return
         }
-        guard let lookbehind = locality.lookbehind, scopes == nil, let first = dirty.map(\.lowerBound).min(),
+        if let scopes {
+            // Find in selection: each scope is searched as a whole text, so only the scopes an
+            // edit can reach (through the matcher's lookbehind and lookahead) are searched again,
+            // with the scopes they touch (an empty match where two meet belongs to both).
+            let behind = locality.lookbehind.map { $0 + 1 } ?? Int.max / 2
+            let ahead = locality.lookahead.map { $0 + 1 } ?? Int.max / 2
+            let reached = scopes.map { scope in
+                dirty.contains { $0.lowerBound <= scope.upperBound + ahead && $0.upperBound + behind >= scope.lowerBound }
+            }
+            var index = 0
+            while index < scopes.count {
+                var end = index
+                while end + 1 < scopes.count && scopes[end + 1].lowerBound == scopes[end].upperBound { end += 1 }
+                if reached[index...end].contains(true) {
+                    let group = Array(scopes[index...end])
+                    let span = group[0].lowerBound..<group[group.count - 1].upperBound
+                    matches.replace(startingIn: span, includesEnd: true, with: try FindNavigator.scan(matcher, text, group), delta: 0)
+                }
+                index = end + 1
+            }
+            return
+        }
+        guard let lookbehind = locality.lookbehind, let first = dirty.map(\.lowerBound).min(),
               let last = dirty.map(\.upperBound).max() else {
             matches = MatchSet(try FindNavigator.scan(matcher, text, ranges))
             return

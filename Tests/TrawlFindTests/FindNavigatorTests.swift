@@ -215,6 +215,21 @@ import TrawlText
         #expect(find.matches.ranges == [0..<1, 1..<2, 10..<11])
     }
 
+    @Test func anEditOutsideAScopeReachesItsMatchesThroughLookaround() {
+        // Only the scopes an edit can reach are searched again: a lookahead reads past a scope's
+        // end, a lookbehind before its start.
+        let find = navigator("x\nay-bb\n", "x\n(?=ay)|(?<=bb)\n", .regex)
+        find.restrict(to: [0..<2, 7..<8])
+        #expect(find.matches.ranges == [0..<2, 7..<8])
+        find.document.replace(2..<3, with: "z")
+        #expect(find.matches.ranges == [7..<8])
+        find.document.replace(5..<6, with: "c")
+        #expect(find.matches.ranges.isEmpty)
+        find.document.undo()
+        find.document.undo()
+        #expect(find.matches.ranges == [0..<2, 7..<8])
+    }
+
     @Test func scopesThatComeToOverlapGiveEachMatchOnce() {
         let find = navigator("aaaaa--aaaaa", "y")
         find.restrict(to: [0..<5, 7..<12])

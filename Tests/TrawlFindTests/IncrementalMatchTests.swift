@@ -32,6 +32,8 @@ import TrawlText
         // Bounded multi-line matches that can begin before a kept match near the edit.
         ("(?s)x.{1,3}y|b", .regex),
         ("a\\n?.?y|x", .regex),
+        // A multi-line match that looks ahead (past a scope's end) and behind.
+        ("x\\n(?=ay)|(?<=b)\\n", .regex),
     ]
 
     nonisolated static let pieces = ["foo", "bar", "ab", "a", "b", " ", "\n", "\r\n", "Error", "x", "é", "😀", "eventLoop", "STRASSE", "\r", "-", "y"]
@@ -66,7 +68,7 @@ import TrawlText
                     document.insertAtSelections(IncrementalMatchTests.pieces.randomElement(using: &random)!)
                 }
             }
-            if step % 97 == 0 {
+            if step % 41 == 0 {
                 // Find in selection over two ranges, now and then.
                 let a = document.text.clamp(Int.random(in: 0...document.text.utf8Count, using: &random))
                 let b = document.text.clamp(Int.random(in: a...document.text.utf8Count, using: &random))
