@@ -24,7 +24,8 @@ extension FindNavigator {
         return !(action.replaces && policy.isReplaceDisabled)
     }
 
-    /// Runs `action`; showing and hiding update ``isPresented`` as a binding would.
+    /// Runs `action`; showing and hiding update ``isPresented`` as a binding would, and next and
+    /// previous show the navigator (as F3 does in VS Code).
     /// - Throws: ``FindActionError`` when the policy forbids it or the query is unusable.
     public func perform(_ action: FindAction) throws(FindActionError) {
         // Hiding is always allowed.
@@ -34,8 +35,12 @@ extension FindNavigator {
         switch action {
         case .showFind: present()
         case .showReplace: present(replace: true)
-        case .next: try findNext()
-        case .previous: try findPrevious()
+        case .next:
+            present()
+            try findNext()
+        case .previous:
+            present()
+            try findPrevious()
         case .replace: try replace()
         case .replaceAll: try replaceAll()
         case .replaceAndFind: try replaceAndFind()

@@ -4,14 +4,12 @@ import TrawlText
 extension FindNavigator {
     /// Whether ``findNext()`` would select a match (with wrap on, whenever there is one).
     public var canGoForward: Bool {
-        guard !matches.isEmpty else { return false }
-        return wraps || nextIndex(wrapping: false) != nil
+        nextIndex(wrapping: wraps) != nil
     }
 
     /// Whether ``findPrevious()`` would select a match.
     public var canGoBack: Bool {
-        guard !matches.isEmpty else { return false }
-        return wraps || previousIndex(wrapping: false) != nil
+        previousIndex(wrapping: wraps) != nil
     }
 
     /// Selects the next match after the selection's end (wrapping to the first when allowed) and
@@ -70,8 +68,9 @@ extension FindNavigator {
         guard !policy.isFindDisabled else { throw .findDisabled }
         let selection = document.primarySelection
         guard !selection.isEmpty else { return }
-        let text = document.text[selection]
-        // A regex query finds the text literally.
+        // The query sees line breaks as line feeds (a CR in it would never find a CRLF's), and a
+        // regex query finds the text literally.
+        let text = String(document.text[selection].map { $0 == "\r\n" ? "\n" : $0 })
         query = options.syntax == .regex ? LiteralMatcher.escapedPattern(text) : text
     }
 }

@@ -16,7 +16,22 @@ extension FindNavigator {
     private func checkReplace() throws(FindActionError) -> any Matcher {
         guard !policy.isReplaceDisabled else { throw .replaceDisabled }
         guard let matcher else { throw .noUsableQuery(diagnostic ?? .emptyQuery) }
+        // After a search gave up, the match set is not the document's.
+        if let diagnostic, case .tooExpensive = diagnostic { throw .noUsableQuery(diagnostic) }
         return matcher
+    }
+
+    /// Whether the document's line breaks are CRLF (its first one is): then a line feed in a
+    /// replacement is written as CRLF, as VS Code writes in the document's line ending.
+    private var usesCRLF: Bool {
+        let text = document.text
+        let end = text.endOfLine(containing: 0)
+        return end >= 2 && text.byte(at: end - 1) == 0x0A && text.byte(at: end - 2) == 0x0D
+    }
+
+    private func adaptingLineBreaks(_ replacement: String, crlf: Bool) -> String {
+        guard crlf, replacement.utf8.contains(0x0A) else { return replacement }
+        return String(replacement.map { $0 == "\n" ? "\r\n" : $0 })
     }
 
     /// Replaces the current match when it is selected, else selects the next match (the two-step
@@ -40,7 +55,7 @@ extension FindNavigator {
             try findNext()
             return false
         }
-        let replacement = template.expand(match, in: text)
+        let replacement = adaptingLineBreaks(template.expand(match, in: text), crlf: usesCRLF)
         document.groupingUndo {
             document.apply([(selection, replacement)])
             let end = selection.lowerBound + replacement.utf8.count
@@ -64,16 +79,17 @@ extension FindNavigator {
         let matcher = try checkReplace()
         let template = try replacementTemplate(for: matcher)
         let text = document.text
+        let crlf = usesCRLF
         var changes: [(range: Range<Int>, replacement: String)] = []
         changes.reserveCapacity(matches.count)
         if template.isStatic && !template.preserveCase && !isSearching {
             // The match set is current: no need to search again for a constant replacement.
-            let constant = template.expand(Match(range: 0..<0)) { _ in [] }
+            let constant = adaptingLineBreaks(template.expand(Match(range: 0..<0)) { _ in [] }, crlf: crlf)
             for range in matches.ranges { changes.append((range, constant)) }
         } else {
             do {
-                try FindNavigator.forEachMatch(matcher, text, scopes ?? [0..<text.utf8Count], capturingGroups: !template.isStatic) { match in
-                    changes.append((match.range, template.expand(match, in: text)))
+                try matcher.forEachMatch(in: text, ranges: scopes ?? [0..<text.utf8Count], capturingGroups: !template.isStatic) { match in
+                    changes.append((match.range, adaptingLineBreaks(template.expand(match, in: text), crlf: crlf)))
                 }
             } catch {
                 throw .noUsableQuery(.tooExpensive(message: error.description, offset: 0))

@@ -96,26 +96,7 @@ extension FindNavigator {
     /// end), merged where they touch.
     private func lineRegions(around ranges: [Range<Int>], in text: Rope) -> [Range<Int>] {
         ranges.map { range in
-            FindNavigator.lineStart(at: range.lowerBound, in: text)..<FindNavigator.lineEnd(at: range.upperBound, in: text)
+            text.startOfLine(containing: range.lowerBound)..<text.endOfLine(containing: range.upperBound)
         }.mergingOverlaps(joiningTouching: true)
-    }
-
-    /// The start of the line holding `offset`: found by scanning back through the chunks (a line
-    /// is short; one seek instead of the line index's several).
-    static func lineStart(at offset: Int, in text: Rope) -> Int {
-        for chunk in text.reversedChunks(upTo: offset) {
-            let found = chunk.withUnsafeBytes { bytes in bytes.lastIndex(of: 0x0A) }
-            if let found { return chunk.range.lowerBound + found + 1 }
-        }
-        return 0
-    }
-
-    /// The end of the line holding `offset`, after its line break (or the text's end).
-    static func lineEnd(at offset: Int, in text: Rope) -> Int {
-        for chunk in text.chunks(from: offset) {
-            let found = chunk.withUnsafeBytes { bytes in bytes.firstIndex(of: 0x0A) }
-            if let found { return chunk.range.lowerBound + found + 1 }
-        }
-        return text.utf8Count
     }
 }

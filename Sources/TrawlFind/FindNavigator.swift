@@ -195,25 +195,10 @@ public final class FindNavigator {
     nonisolated static func scan(_ matcher: any Matcher, _ text: Rope, _ ranges: [Range<Int>],
                                  each: ((Range<Int>) -> Void)? = nil) throws(MatchError) -> [Range<Int>] {
         var found: [Range<Int>] = []
-        try forEachMatch(matcher, text, ranges) { match in
+        try matcher.forEachMatch(in: text, ranges: ranges) { match in
             if let each { each(match.range) } else { found.append(match.range) }
         }
         return found
-    }
-
-    /// Calls `body` with every match in `ranges` of `text` (with its groups when asked), each
-    /// range searched with the whole text as context, a match kept only when it lies inside its
-    /// range: what find in selection means, for searching and for replacing alike.
-    nonisolated static func forEachMatch(_ matcher: any Matcher, _ text: Rope, _ ranges: [Range<Int>], capturingGroups: Bool = false,
-                                         _ body: (Match) -> Void) throws(MatchError) {
-        for range in ranges {
-            var cursor = matcher.cursor(over: text, in: range, context: 0..<text.utf8Count)
-            cursor.capturesGroups = capturingGroups
-            while let match = try cursor.next() {
-                guard match.range.upperBound <= range.upperBound, match.range.lowerBound >= range.lowerBound else { continue }
-                body(match)
-            }
-        }
     }
 
     private func searchInBackground(_ text: Rope, _ ranges: [Range<Int>]) {
@@ -287,6 +272,11 @@ public final class FindNavigator {
 
     private func documentChanged(_ change: TextDocument.Change) {
         guard let matcher else { return }
+        if let diagnostic, case .tooExpensive = diagnostic {
+            // The search gave up: there is no match set to patch; the edit may have made it cheap.
+            search()
+            return
+        }
         if isSearching, var edits = editsSinceSnapshot, edits.count + change.edits.count <= FindNavigator.incrementalEditLimit {
             // The background search goes on over its snapshot; its result is patched with these.
             // Meanwhile the matches found so far move with the text (those touched are dropped).

@@ -3,13 +3,18 @@
 public struct FindPolicy: Hashable, Sendable {
     /// Find (and so replace) is disabled.
     public var isFindDisabled: Bool
-    /// Replace is disabled (always true when find is).
-    public var isReplaceDisabled: Bool
+    /// Replace is disabled (always true when find is, whatever was set).
+    public var isReplaceDisabled: Bool {
+        get { replaceDisabledSetting || isFindDisabled }
+        set { replaceDisabledSetting = newValue }
+    }
+
+    private var replaceDisabledSetting: Bool
 
     /// A policy; disabling find also disables replace.
     public init(findDisabled: Bool = false, replaceDisabled: Bool = false) {
         isFindDisabled = findDisabled
-        isReplaceDisabled = replaceDisabled || findDisabled
+        replaceDisabledSetting = replaceDisabled
     }
 
     /// Find and replace allowed.

@@ -13,9 +13,10 @@ import Observation
 ///   SwiftUI calls this choice nondeterministic; Trawl documents it.
 /// - When find is disabled for the target, presenting does nothing and the binding reads false;
 ///   disabling find while shown dismisses the navigator, disabling replace hides its replace part.
-/// - When focus moves to another editor of a presenting node's subtree (the whole tree for a
-///   navigator shown from a menu or a shortcut), the navigator moves with it (the old editor's is
-///   dismissed, the new one's shown, with the replace part if it was).
+/// - When focus moves to another editor of a presenting node's subtree (present on the root for
+///   a navigator shown from a menu or a shortcut), the navigator moves with it (the old editor's
+///   is dismissed, the new one's shown, with the replace part if it was); focus leaving the
+///   subtree leaves it. The binding follows the editor the node showed.
 @MainActor @Observable
 public final class ScopeTree {
     /// A node of the tree.
@@ -33,8 +34,8 @@ public final class ScopeTree {
 
     private var entries: [Int: Entry] = [:]
     private var nextID = 0
-    /// Nodes the host put `findNavigator(isPresented:)` on.
-    private var presentationNodes: Set<Node> = []
+    /// The editor each node's `findNavigator(isPresented:)` showed.
+    private var shownEditors: [Node: Node] = [:]
 
     /// The root container.
     public let root = Node(id: 0)
@@ -76,7 +77,8 @@ public final class ScopeTree {
         if let parent = entry.parent { entries[parent.id]?.children.removeAll { $0 == node } }
         entry.navigator?.dismiss() // its editor is gone
         entries[node.id] = nil
-        presentationNodes.remove(node)
+        shownEditors[node] = nil
+        shownEditors = shownEditors.filter { $0.value != node }
         if focusedEditor == node { focusedEditor = nil }
     }
 
@@ -135,29 +137,38 @@ public final class ScopeTree {
     }
 
     /// Whether the navigator presented from `node` is shown: the `isPresented` binding's value.
+    /// It follows the editor the node showed (also when editors are added later, or the user hides
+    /// it with the navigator's own controls), else the node's target (shown by a built-in control).
     public func isFindNavigatorPresented(on node: Node) -> Bool {
-        target(of: node).flatMap(navigator(of:))?.isPresented ?? false
+        (shownEditors[node] ?? target(of: node)).flatMap(navigator(of:))?.isPresented ?? false
     }
 
-    /// Sets the `isPresented` binding of `node`: shows or hides the navigator of its target. Has
-    /// no effect (the binding stays false) when find is disabled for the target.
+    /// Sets the `isPresented` binding of `node`: shows the navigator of its target, or hides the
+    /// one it shows. Has no effect (the binding stays false) when find is disabled for the target.
     public func setFindNavigatorPresented(_ presented: Bool, on node: Node) {
-        presentationNodes.insert(node)
-        guard let navigator = target(of: node).flatMap(navigator(of:)) else { return }
-        if presented { navigator.present() } else { navigator.dismiss() }
+        if presented {
+            guard let editor = target(of: node), let navigator = navigator(of: editor), !navigator.policy.isFindDisabled else { return }
+            if let shown = shownEditors[node], shown != editor { self.navigator(of: shown)?.dismiss() }
+            navigator.present()
+            shownEditors[node] = editor
+        } else {
+            (shownEditors.removeValue(forKey: node) ?? target(of: node)).flatMap(navigator(of:))?.dismiss()
+        }
     }
 
-    /// Moves focus to `editor` (or clears it); presentations follow the new target.
+    /// Moves focus to `editor` (or clears it). A navigator a node shows moves to the node's new
+    /// target when focus moves to another editor of its subtree (with the replace part if it was
+    /// shown); focus leaving the subtree, or cleared, leaves it where it is.
     public func focus(_ editor: Node?) {
-        // Nodes presenting, and the root (a navigator shown from a menu or shortcut follows focus too).
-        let before = presentationNodes.union([root]).map { ($0, target(of: $0)) }
         focusedEditor = editor.flatMap { entries[$0.id]?.navigator != nil ? $0 : nil }
-        for (node, oldTarget) in before {
-            let newTarget = target(of: node)
-            guard newTarget != oldTarget, let old = oldTarget.flatMap(navigator(of:)), old.isPresented else { continue }
+        guard let focusedEditor else { return }
+        for (node, shown) in shownEditors where shown != focusedEditor {
+            guard let old = navigator(of: shown), old.isPresented, editors(under: node).contains(focusedEditor),
+                  let new = navigator(of: focusedEditor), !new.policy.isFindDisabled else { continue }
             let withReplace = old.isReplaceShown
             old.dismiss()
-            newTarget.flatMap(navigator(of:))?.present(replace: withReplace)
+            new.present(replace: withReplace)
+            shownEditors[node] = focusedEditor
         }
     }
 }

@@ -79,7 +79,9 @@ public final class TextDocument {
         let primaryRange = clamped(ranges[min(max(primary, 0), ranges.count - 1)])
         let merged = ranges.map(clamped).mergingOverlaps()
         selections = merged
-        primarySelectionIndex = merged.firstIndex { $0.lowerBound <= primaryRange.lowerBound && primaryRange.upperBound <= $0.upperBound } ?? 0
+        // The merged range that is the primary one exactly, else the one holding it.
+        primarySelectionIndex = merged.firstIndex(of: primaryRange)
+            ?? merged.firstIndex { $0.lowerBound <= primaryRange.lowerBound && primaryRange.upperBound <= $0.upperBound } ?? 0
     }
 
     private func clamped(_ range: Range<Int>) -> Range<Int> {

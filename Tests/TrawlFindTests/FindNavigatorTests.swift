@@ -95,6 +95,67 @@ import TrawlText
         #expect(find.matchCount == 3)
     }
 
+    @Test func replaceAllInScopesRedoesAndPreservesCaseInOneStep() throws {
+        let find = navigator("Loop loop LOOP loop", "loop", FindOptions(matchCase: false))
+        find.preservesCase = true
+        find.replacement = "cycle"
+        find.restrict(to: [0..<9, 15..<19])
+        #expect(try find.replaceAll() == 3)
+        let replaced = "Cycle cycle LOOP cycle"
+        #expect(find.document.text.description == replaced)
+        find.document.undo()
+        #expect(find.document.text.description == "Loop loop LOOP loop")
+        find.document.redo()
+        #expect(find.document.text.description == replaced)
+    }
+
+    @Test func oneReplaceExpandsItsTemplateWithTheMatchsGroups() throws {
+        let find = navigator("let a = 1; let b = 2", "let (\\w+)", .regex)
+        find.replacement = "var \\U$1"
+        find.document.select(11..<16)
+        #expect(try find.replace())
+        #expect(find.document.text.description == "let a = 1; var B = 2")
+    }
+
+    @Test func replacementsInACRLFDocumentGetCRLF() throws {
+        let find = navigator("a,b\r\nc", ",", .regex)
+        find.replacement = "\\n"
+        #expect(try find.replaceAll() == 1)
+        #expect(find.document.text.description == "a\r\nb\r\nc")
+        let lf = navigator("a,b\nc", ",", .regex)
+        lf.replacement = "\\n"
+        try lf.replaceAll()
+        #expect(lf.document.text.description == "a\nb\nc")
+    }
+
+    @Test func anEditAfterASearchGaveUpSearchesAgain() throws {
+        let find = navigator(String(repeating: "a", count: 30) + "b\nxa", "(a+)+$", .regex)
+        guard case .tooExpensive = find.diagnostic else {
+            Issue.record("expected a too-expensive diagnostic, got \(String(describing: find.diagnostic))")
+            return
+        }
+        #expect(throws: FindActionError.self) { try find.replaceAll() }
+        find.document.replace(30..<31, with: "")
+        #expect(find.diagnostic == nil)
+        #expect(find.matches.ranges == [0..<30, 32..<33])
+    }
+
+    @Test func aSelectionWithCRLFIsFoundByUsingItForFind() throws {
+        let find = navigator("a\r\nb a\r\nb", "zzz")
+        find.document.select(0..<4)
+        try find.useSelectionForFind()
+        #expect(find.matches.ranges == [0..<4, 5..<9])
+        find.options = .regex
+        try find.useSelectionForFind()
+        #expect(find.matches.ranges == [0..<4, 5..<9])
+    }
+
+    @Test func theExactPrimarySelectionStaysPrimaryWhenRangesTouch() {
+        let document = TextDocument("abcdef")
+        document.select([0..<3, 3..<3], primary: 1)
+        #expect(document.primarySelection == 3..<3 || document.selections.count == 1)
+    }
+
     @Test func selectAllMatchesMakesOneSelectionEach() throws {
         let find = navigator("x1 x2 x3", "x\\d", .regex)
         try find.selectAllMatches()

@@ -94,4 +94,52 @@ import TrawlFind
         try secondNavigator.perform(.hide)
         #expect(!tree.isFindNavigatorPresented(on: tree.root))
     }
+
+    @Test func aNodesNavigatorStaysInItsSubtreeAndFollowsTheEditorItShowed() {
+        let tree = ScopeTree()
+        let left = tree.addContainer(to: tree.root)
+        let right = tree.addContainer(to: tree.root)
+        let (a, aNavigator) = editor(tree, in: left)
+        let (b, bNavigator) = editor(tree, in: right)
+        tree.setFindNavigatorPresented(true, on: left)
+        // Focus outside `left` leaves its navigator where it is.
+        tree.focus(b)
+        #expect(aNavigator.isPresented && !bNavigator.isPresented)
+        #expect(tree.isFindNavigatorPresented(on: left))
+        // Focus inside `left` moves it; hiding through the binding hides the shown one.
+        let (c, cNavigator) = editor(tree, in: left)
+        tree.focus(c)
+        #expect(!aNavigator.isPresented && cNavigator.isPresented)
+        tree.setFindNavigatorPresented(false, on: left)
+        #expect(!cNavigator.isPresented && !tree.isFindNavigatorPresented(on: left))
+        _ = a
+    }
+
+    @Test func anEditorAddedEarlierInTreeOrderDoesNotOrphanTheBinding() {
+        let tree = ScopeTree()
+        let left = tree.addContainer(to: tree.root)
+        let right = tree.addContainer(to: tree.root)
+        let (_, bNavigator) = editor(tree, in: right)
+        tree.setFindNavigatorPresented(true, on: tree.root)
+        #expect(bNavigator.isPresented)
+        let (a, aNavigator) = editor(tree, in: left)
+        #expect(tree.target(of: tree.root) == a)
+        #expect(tree.isFindNavigatorPresented(on: tree.root))
+        tree.setFindNavigatorPresented(false, on: tree.root)
+        #expect(!bNavigator.isPresented && !aNavigator.isPresented && !tree.isFindNavigatorPresented(on: tree.root))
+    }
+
+    @Test func aNearerReplaceDisabledBeatsAFartherFalseAndFindDisabledAlwaysImpliesIt() {
+        let tree = ScopeTree()
+        let outer = tree.addContainer(to: tree.root)
+        let (_, navigator) = editor(tree, in: outer)
+        tree.setReplaceDisabled(false, on: tree.root)
+        tree.setReplaceDisabled(true, on: outer)
+        #expect(navigator.policy == FindPolicy(replaceDisabled: true))
+        var policy = FindPolicy.enabled
+        policy.isFindDisabled = true
+        #expect(policy.isReplaceDisabled)
+        navigator.policy = policy
+        #expect(throws: FindActionError.self) { try navigator.replaceAll() }
+    }
 }
