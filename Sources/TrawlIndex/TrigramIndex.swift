@@ -1,0 +1,72 @@
+import TrawlMatch
+
+/// The shared n-gram index: for each trigram, the units (numbered by the owner: a document's
+/// spans, a catalog's fields, a tree's files) that hold it.
+///
+/// A value: a reader keeps a consistent version while an update builds the next (posting lists
+/// are copied on write, one at a time).
+public struct TrigramIndex: Sendable {
+    /// The posting list of each trigram present.
+    public private(set) var postings: [UInt32: PostingList] = [:]
+
+    public init() {}
+
+    /// Records that `unit` holds each of `trigrams`.
+    public mutating func add(_ trigrams: some Sequence<Trigram>, to unit: UInt32) {
+        for trigram in trigrams { postings[trigram.key, default: PostingList()].insert(unit) }
+    }
+
+    /// Records that `unit` no longer holds any of `trigrams`.
+    public mutating func remove(_ trigrams: some Sequence<Trigram>, from unit: UInt32) {
+        for trigram in trigrams {
+            guard var list = postings.removeValue(forKey: trigram.key) else { continue }
+            list.remove(unit)
+            if !list.isEmpty { postings[trigram.key] = list }
+        }
+    }
+
+    /// The units holding `trigram`.
+    public func units(holding trigram: Trigram) -> PostingList { postings[trigram.key] ?? PostingList() }
+
+    /// Whether `unit` holds `trigram`.
+    public func unit(_ unit: UInt32, holds trigram: Trigram) -> Bool { postings[trigram.key]?.contains(unit) ?? false }
+
+    /// The number of (trigram, unit) pairs.
+    public var postingCount: Int { postings.values.reduce(0) { $0 + $1.count } }
+
+    /// The bytes the posting lists take, with a key and a list header per trigram.
+    public var byteCount: Int { postings.values.reduce(0) { $0 + $1.byteCount + 24 } }
+
+    /// The units that can hold a match of `query` when each unit is a whole text (a file, a
+    /// field): `nil` when every unit can. Exact for AND and OR, since a unit holds all of a
+    /// match's literals.
+    public func units(satisfying query: LiteralQuery) -> Set<UInt32>? {
+        switch query {
+        case .all:
+            return nil
+        case .literal(let literal):
+            let trigrams = literal.trigrams
+            guard !trigrams.isEmpty else { return nil }
+            let lists = trigrams.map { units(holding: $0) }.sorted { $0.count < $1.count }
+            var result = Set(lists[0].units)
+            for list in lists.dropFirst() where !result.isEmpty {
+                result = result.filter(list.contains)
+            }
+            return result
+        case .and(let parts):
+            var result: Set<UInt32>?
+            for part in parts {
+                guard let found = units(satisfying: part) else { continue }
+                result = result.map { $0.intersection(found) } ?? found
+            }
+            return result
+        case .or(let parts):
+            var result = Set<UInt32>()
+            for part in parts {
+                guard let found = units(satisfying: part) else { return nil }
+                result.formUnion(found)
+            }
+            return result
+        }
+    }
+}
