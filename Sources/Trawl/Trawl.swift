@@ -3,3 +3,4 @@
 @_exported import TrawlMatch
 @_exported import TrawlFiles
 @_exported import TrawlFind
+@_exported import TrawlIndex

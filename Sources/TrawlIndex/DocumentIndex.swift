@@ -51,16 +51,19 @@ public struct DocumentIndex: Sendable {
     public init(_ text: Rope, unitLength: Int = DocumentIndex.defaultUnitLength) {
         precondition(unitLength >= 64)
         self.unitLength = unitLength
-        var seen = TrigramBits()
         let spans = DocumentIndex.cut(0..<text.utf8Count, into: unitLength)
-        var items: [Unit] = []
-        for span in spans {
-            let number = allocateNumber()
-            items.append(Unit(length: span.count, number: number))
-            trigrams.add(TrigramScan.distinct(startingIn: span, of: text, seen: &seen), to: number)
+        positions = spans.indices.map(Int32.init)
+        units = SumTree(spans.enumerated().map { Unit(length: $1.count, number: UInt32($0)) })
+        trigrams = TrigramCollector.withCollector { collector in
+            let keys = spans.enumerated().lazy.map { (number: UInt32($0), keys: collector.distinct(startingIn: $1, of: text)) }
+            // A flat table pays for itself only over many units.
+            guard spans.count >= 64 else {
+                var index = TrigramIndex()
+                for (number, unitKeys) in keys { index.add(unitKeys.lazy.map { Trigram(key: $0) }, to: number) }
+                return index
+            }
+            return TrigramIndex(units: keys)
         }
-        units = SumTree(items)
-        renumberPositions()
     }
 
     /// The number of units.
@@ -142,29 +145,30 @@ public struct DocumentIndex: Sendable {
     /// Takes `range` of units out (their trigrams read from `old`) and cuts their span, moved by
     /// `delta`, into new units read from `new`.
     private mutating func reindex(_ range: ClosedRange<Int>, old: Rope, new: Rope, delta: Int) {
-        var seen = TrigramBits()
-        let spanStart = units.measure(before: range.lowerBound, as: Extent.self).value
-        var offset = spanStart
-        var numbers: [UInt32] = []
-        for index in range {
-            let unit = units[index]
-            var gone = TrigramScan.distinct(startingIn: offset..<(offset + unit.length), of: old, seen: &seen)
-            gone += lost.removeValue(forKey: unit.number) ?? []
-            trigrams.remove(gone, from: unit.number)
-            numbers.append(unit.number)
-            offset += unit.length
+        TrigramCollector.withCollector { collector in
+            let spanStart = units.measure(before: range.lowerBound, as: Extent.self).value
+            var offset = spanStart
+            var numbers: [UInt32] = []
+            for index in range {
+                let unit = units[index]
+                var gone = collector.distinctTrigrams(startingIn: offset..<(offset + unit.length), of: old)
+                gone += lost.removeValue(forKey: unit.number) ?? []
+                trigrams.remove(gone, from: unit.number)
+                numbers.append(unit.number)
+                offset += unit.length
+            }
+            let spans = DocumentIndex.cut(spanStart..<(offset + delta), into: unitLength)
+            var items: [Unit] = []
+            for (index, span) in spans.enumerated() {
+                let number = index < numbers.count ? numbers[index] : allocateNumber()
+                items.append(Unit(length: span.count, number: number))
+                trigrams.add(collector.distinctTrigrams(startingIn: span, of: new), to: number)
+            }
+            for number in numbers.dropFirst(spans.count) { freeNumbers.append(number) }
+            units.replaceSubrange(range.lowerBound..<(range.upperBound + 1), with: items)
+            // The unit before is unchanged: the first of these holds the edit's start less two bytes,
+            // so the trigrams starting before them end before the edit.
         }
-        let spans = DocumentIndex.cut(spanStart..<(offset + delta), into: unitLength)
-        var items: [Unit] = []
-        for (index, span) in spans.enumerated() {
-            let number = index < numbers.count ? numbers[index] : allocateNumber()
-            items.append(Unit(length: span.count, number: number))
-            trigrams.add(TrigramScan.distinct(startingIn: span, of: new, seen: &seen), to: number)
-        }
-        for number in numbers.dropFirst(spans.count) { freeNumbers.append(number) }
-        units.replaceSubrange(range.lowerBound..<(range.upperBound + 1), with: items)
-        // The unit before is unchanged: the first of these holds the edit's start less two bytes,
-        // so the trigrams starting before them end before the edit.
         renumberPositions()
     }
 
@@ -227,29 +231,81 @@ public struct DocumentIndex: Sendable {
         return result
     }
 
+    /// The units' starts and numbers, flat: a query asks for many of them (O(1) each here, a
+    /// descent of the tree each there).
+    struct Layout {
+        var starts: [Int] // one more than units: the text's end last
+        var numbers: [UInt32]
+
+        /// The position of the unit holding `offset` (the last one for the text's end).
+        func unit(at offset: Int) -> Int {
+            var low = 0, high = numbers.count
+            while low < high {
+                let mid = (low + high) / 2
+                if starts[mid + 1] <= offset { low = mid + 1 } else { high = mid }
+            }
+            return min(low, numbers.count - 1)
+        }
+    }
+
+    var layout: Layout {
+        var starts = [0]
+        var numbers: [UInt32] = []
+        starts.reserveCapacity(units.count + 1)
+        numbers.reserveCapacity(units.count)
+        for unit in units.items {
+            starts.append(starts[starts.count - 1] + unit.length)
+            numbers.append(unit.number)
+        }
+        return Layout(starts: starts, numbers: numbers)
+    }
+
     /// The positions in `units` of the units where an occurrence of a match's required literals
-    /// can start, or `nil` when the query cannot narrow the search.
-    func startUnits(for query: LiteralQuery) -> Set<Int>? {
+    /// can start, for a line-bounded matcher, or `nil` when the query cannot narrow the search.
+    func startUnits(for query: LiteralQuery, in text: Rope, _ layout: Layout) -> Set<Int>? {
         switch query {
         case .all:
             return nil
         case .literal(let literal):
-            return startUnits(for: literal)
+            return startUnits(for: literal, layout)
         case .and(let parts):
-            // Each part's literal may lie in another unit: any one part's units are enough; the
-            // fewest are kept.
-            return parts.compactMap(startUnits(for:)).min { $0.count < $1.count }
+            // Every part's literal lies in the match's line: keep the units of the rarest part
+            // whose lines hold a start of each other part.
+            let found = parts.compactMap { startUnits(for: $0, in: text, layout) }.map { $0.sorted() }.sorted { $0.count < $1.count }
+            // Too many to narrow the search much: not worth the lines' checks.
+            guard let rarest = found.first, rarest.count <= layout.numbers.count / 4 else { return nil }
+            var result = Set<Int>()
+            for index in rarest {
+                let start = layout.starts[index], end = layout.starts[index + 1]
+                let first = layout.unit(at: text.startOfLine(containing: start))
+                let last = layout.unit(at: text.endOfLine(containing: max(start, end - 1)) - 1)
+                let inLines = found.dropFirst().allSatisfy { others in
+                    let at = DocumentIndex.firstIndex(in: others, notBelow: first)
+                    return at < others.count && others[at] <= last
+                }
+                if inLines { result.insert(index) }
+            }
+            return result
         case .or(let parts):
             var result = Set<Int>()
             for part in parts {
-                guard let found = startUnits(for: part) else { return nil }
+                guard let found = startUnits(for: part, in: text, layout) else { return nil }
                 result.formUnion(found)
             }
             return result
         }
     }
 
-    private func startUnits(for literal: QueryLiteral) -> Set<Int>? {
+    private static func firstIndex(in sorted: [Int], notBelow value: Int) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private func startUnits(for literal: QueryLiteral, _ layout: Layout) -> Set<Int>? {
         let keys = literal.trigrams
         guard !keys.isEmpty else { return nil }
         let lists = keys.map { trigrams.units(holding: $0) }
@@ -259,15 +315,13 @@ public struct DocumentIndex: Sendable {
         var tried = Set<Int>()
         for number in lists[order[0]].units {
             let index = Int(positions[Int(number)])
-            let start = units.measure(before: index, as: Extent.self).value
             // The occurrence starts at most `span` bytes before the rarest trigram.
-            let earliest = units.index(at: Extent(value: max(0, start - span)))
+            let earliest = layout.unit(at: max(0, layout.starts[index] - span))
             for candidate in earliest...index where tried.insert(candidate).inserted {
-                let candidateStart = units.measure(before: candidate, as: Extent.self).value
-                let candidateEnd = candidateStart + units[candidate].length
-                let last = min(units.index(at: Extent(value: candidateEnd + span - 1)), units.count - 1)
-                let numbers = (candidate...max(candidate, last)).map { units[$0].number }
-                let holdsAll = order.dropFirst().allSatisfy { key in numbers.contains { lists[key].contains($0) } }
+                let last = layout.unit(at: layout.starts[candidate + 1] + span - 1)
+                let holdsAll = order.dropFirst().allSatisfy { key in
+                    (candidate...max(candidate, last)).contains { lists[key].contains(layout.numbers[$0]) }
+                }
                 if holdsAll { result.insert(candidate) }
             }
         }
@@ -278,11 +332,11 @@ public struct DocumentIndex: Sendable {
     /// or `nil` when the whole text must be searched.
     public func candidateRegions(for matcher: any Matcher, in text: Rope) -> [Range<Int>]? {
         precondition(text.utf8Count == textLength, "the index is not of this text")
-        guard matcher.locality.isLineBounded, let starts = startUnits(for: matcher.literalQuery) else { return nil }
+        let layout = layout
+        guard matcher.locality.isLineBounded, let starts = startUnits(for: matcher.literalQuery, in: text, layout) else { return nil }
         var regions: [Range<Int>] = []
         for index in starts.sorted() {
-            let start = units.measure(before: index, as: Extent.self).value
-            let end = start + units[index].length
+            let start = layout.starts[index], end = layout.starts[index + 1]
             // A line-bounded match lies in the line of its literal, which starts in this unit.
             let region = text.startOfLine(containing: start)..<text.endOfLine(containing: max(start, end - 1))
             if let last = regions.last, last.upperBound >= region.lowerBound {
@@ -298,7 +352,10 @@ public struct DocumentIndex: Sendable {
     /// search — searching only the candidate regions when the index can name them.
     public func forEachMatch(of matcher: any Matcher, in text: Rope, capturingGroups: Bool = false,
                              _ body: (Match) throws(MatchError) -> Void) throws(MatchError) {
-        let regions = candidateRegions(for: matcher, in: text) ?? [0..<text.utf8Count]
+        var regions = candidateRegions(for: matcher, in: text) ?? [0..<text.utf8Count]
+        // Searching many regions costs more per byte than one pass (measured in Bench group
+        // `index`: a quarter of the text in regions took as long as all of it in one pass).
+        if regions.reduce(0, { $0 + $1.count }) > text.utf8Count / 4 { regions = [0..<text.utf8Count] }
         try matcher.forEachMatch(in: text, ranges: regions, capturingGroups: capturingGroups, body)
     }
 }

@@ -11,6 +11,19 @@ public struct PostingList: Sendable, Hashable {
 
     var storage: Storage = .sparse([])
 
+    init() {}
+
+    /// The list of `units` (ascending, distinct).
+    init(sortedUnits units: [UInt32]) {
+        if units.count > PostingList.denseThreshold, let last = units.last, Int(last >> 6) + 1 <= units.count * 2 {
+            var words = [UInt64](repeating: 0, count: Int(last >> 6) + 1)
+            for unit in units { words[Int(unit >> 6)] |= 1 << UInt64(unit & 63) }
+            storage = .dense(words, count: units.count)
+        } else {
+            storage = .sparse(units)
+        }
+    }
+
     /// A list above this many units turns into a bitmap (when the bitmap is no larger).
     static let denseThreshold = 64
 
@@ -44,13 +57,7 @@ public struct PostingList: Sendable, Hashable {
             if found { return false }
             storage = .sparse([])
             units.insert(unit, at: index)
-            if units.count > PostingList.denseThreshold, let last = units.last, Int(last >> 6) + 1 <= units.count * 2 {
-                var words = [UInt64](repeating: 0, count: Int(last >> 6) + 1)
-                for unit in units { words[Int(unit >> 6)] |= 1 << UInt64(unit & 63) }
-                storage = .dense(words, count: units.count)
-            } else {
-                storage = .sparse(units)
-            }
+            self = PostingList(sortedUnits: units)
             return true
         case .dense(var words, let count):
             let word = Int(unit >> 6), bit: UInt64 = 1 << UInt64(unit & 63)

@@ -11,6 +11,31 @@ public struct TrigramIndex: Sendable {
 
     public init() {}
 
+    /// An index of units given in ascending order, each with its distinct trigram keys: built
+    /// with a flat table over every possible key (64 MiB, briefly) when there are many units,
+    /// instead of a dictionary lookup per (trigram, unit) pair.
+    init(units: some Sequence<(number: UInt32, keys: [UInt32])>) {
+        var slots = [Int32](repeating: -1, count: 1 << 24)
+        var lists: [[UInt32]] = []
+        var keys: [UInt32] = []
+        slots.withUnsafeMutableBufferPointer { slots in
+            for (number, unitKeys) in units {
+                for key in unitKeys {
+                    var slot = Int(slots[Int(key)])
+                    if slot < 0 {
+                        slot = lists.count
+                        slots[Int(key)] = Int32(slot)
+                        lists.append([])
+                        keys.append(key)
+                    }
+                    lists[slot].append(number)
+                }
+            }
+        }
+        postings.reserveCapacity(keys.count)
+        for (slot, key) in keys.enumerated() { postings[key] = PostingList(sortedUnits: lists[slot]) }
+    }
+
     /// Records that `unit` holds each of `trigrams`.
     public mutating func add(_ trigrams: some Sequence<Trigram>, to unit: UInt32) {
         for trigram in trigrams { postings[trigram.key, default: PostingList()].insert(unit) }

@@ -1,3 +1,4 @@
+import Synchronization
 import TrawlText
 
 /// Reading the trigrams of a text.
@@ -19,37 +20,61 @@ enum TrigramScan {
             }
         }
     }
-
-    /// The distinct trigrams starting in `range` of `text`; `seen` is scratch space (a bit per
-    /// possible key), left clear.
-    static func distinct(startingIn range: Range<Int>, of text: Rope, seen: inout TrigramBits) -> [Trigram] {
-        var found: [Trigram] = []
-        forEach(startingIn: range, of: text) { key in
-            if seen.insert(key) { found.append(Trigram(key: key)) }
-        }
-        for trigram in found { seen.remove(trigram.key) }
-        return found
-    }
 }
 
-/// One bit per possible trigram key (2 MiB): a set that is cheap to fill and to clear again.
-struct TrigramBits {
-    private var words = [UInt64](repeating: 0, count: 1 << 18)
+/// Collects the distinct trigrams of spans of text, with one bit per possible key (2 MiB) as
+/// scratch space that is cleared again after each span. Collectors are pooled (clearing 2 MiB
+/// costs more than indexing a unit): ``withCollector(_:)`` lends one to one caller at a time.
+final class TrigramCollector: @unchecked Sendable {
+    private let bits = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << 18)
 
-    /// Sets the bit; returns whether it was clear.
-    @inline(__always) mutating func insert(_ key: UInt32) -> Bool {
-        let word = Int(key >> 6), bit: UInt64 = 1 << UInt64(key & 63)
-        return words.withUnsafeMutableBufferPointer { words in
-            defer { words[word] |= bit }
-            return words[word] & bit == 0
+    private init() { bits.initialize(repeating: 0, count: 1 << 18) }
+
+    deinit { bits.deallocate() }
+
+    private static let pool = Mutex<[TrigramCollector]>([])
+
+    /// Runs `body` with a collector of its own.
+    static func withCollector<R>(_ body: (TrigramCollector) throws -> R) rethrows -> R {
+        let collector = pool.withLock { $0.popLast() } ?? TrigramCollector()
+        defer { pool.withLock { if $0.count < 4 { $0.append(collector) } } }
+        return try body(collector)
+    }
+
+    /// The distinct trigram keys starting in `range` of `text`, in order of first occurrence.
+    func distinct(startingIn range: Range<Int>, of text: Rope) -> [UInt32] {
+        var found: [UInt32] = []
+        let end = min(range.upperBound + 2, text.utf8Count)
+        guard end - range.lowerBound >= 3 else { return found }
+        found.reserveCapacity(min(range.count, 4096))
+        var key: UInt32 = 0
+        var read = 0
+        let bits = bits
+        for chunk in text.chunks(in: range.lowerBound..<end) {
+            chunk.withUnsafeBytes { bytes in
+                var index = 0
+                // The first two bytes of the span only start the window.
+                while read < 2 && index < bytes.count {
+                    key = Trigram.roll(key, bytes[index])
+                    read += 1
+                    index += 1
+                }
+                while index < bytes.count {
+                    key = Trigram.roll(key, bytes[index])
+                    index += 1
+                    let word = Int(key >> 6), bit: UInt64 = 1 << UInt64(key & 63)
+                    if bits[word] & bit == 0 {
+                        bits[word] |= bit
+                        found.append(key)
+                    }
+                }
+            }
         }
+        for key in found { bits[Int(key >> 6)] &= ~(1 << UInt64(key & 63)) }
+        return found
     }
 
-    @inline(__always) func contains(_ key: UInt32) -> Bool {
-        words.withUnsafeBufferPointer { $0[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0 }
-    }
-
-    @inline(__always) mutating func remove(_ key: UInt32) {
-        words.withUnsafeMutableBufferPointer { $0[Int(key >> 6)] &= ~(1 << UInt64(key & 63)) }
+    func distinctTrigrams(startingIn range: Range<Int>, of text: Rope) -> [Trigram] {
+        distinct(startingIn: range, of: text).map { Trigram(key: $0) }
     }
 }

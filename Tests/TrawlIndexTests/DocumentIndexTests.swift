@@ -107,6 +107,16 @@ import TrawlText
         #expect(try indexedSearch(matcher, index, text) == [70_000..<70_006])
     }
 
+    @Test func theLiteralsOfAMatchMayLieUnitsApartOnOneLine() throws {
+        let text = Rope("foo" + String(repeating: "x", count: 300) + "bar\n" + String(repeating: "bar bar\n", count: 50))
+        let index = DocumentIndex(text, unitLength: 64)
+        let matcher = try RegexMatcher("foo.*bar", options: .regex)
+        #expect(try indexedSearch(matcher, index, text) == [0..<306])
+        // The lines holding only `bar` are not searched.
+        let regions = try #require(index.candidateRegions(for: matcher, in: text))
+        #expect(regions == [0..<307])
+    }
+
     @Test func patternsThatCanCrossLinesOrLackALiteralSearchEverything() throws {
         let text = Rope("foo\nbar\n")
         let index = DocumentIndex(text, unitLength: 64)

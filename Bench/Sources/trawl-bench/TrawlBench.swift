@@ -8,7 +8,7 @@ struct TrawlBench: AsyncParsableCommand {
         abstract: "Measures Trawl's throughput and latency, beside its peers in the same run."
     )
 
-    @Argument(help: "The group to run: rope, match, find, cli.")
+    @Argument(help: "The group to run: rope, match, find, index, cli.")
     var group: String
 
     @Flag(help: "Print one JSON object per figure instead of a table.")
@@ -40,10 +40,12 @@ struct TrawlBench: AsyncParsableCommand {
             try RopeBench(runs: runs, tracePaths: trace, corpusPath: corpus, report: report).run()
         case "match":
             try MatchBench(runs: runs, corpusPath: corpus, report: report).run()
+        case "index":
+            try IndexBench(runs: runs, corpusPath: corpus, report: report).run()
         case "cli":
             try CLIBench(runs: runs, corpusPath: corpus, report: report).run()
         default:
-            throw ValidationError("unknown group '\(group)'; groups: rope, match, find, cli")
+            throw ValidationError("unknown group '\(group)'; groups: rope, match, find, index, cli")
         }
     }
 }
