@@ -1,4 +1,5 @@
 import Observation
+import TrawlIndex
 import TrawlMatch
 import TrawlText
 
@@ -76,6 +77,13 @@ public final class FindNavigator {
     /// Documents larger than this many bytes are searched in the background.
     public static let backgroundThreshold = 4 << 20
 
+    /// Documents at least this large get a trigram index (see ``defaultIndexThreshold``).
+    @ObservationIgnored public var indexThreshold = FindNavigator.defaultIndexThreshold
+    @ObservationIgnored var documentIndex: DocumentIndex?
+    @ObservationIgnored var indexBuild: Task<Void, Never>?
+    /// Changes not yet applied to the index (each with the text before it).
+    @ObservationIgnored var pendingIndexChanges: [(edits: [TextEdit], before: Rope)] = []
+
     /// A navigator for `document`.
     public init(document: TextDocument) {
         self.document = document
@@ -86,6 +94,7 @@ public final class FindNavigator {
 
     isolated deinit {
         searchTask?.cancel()
+        indexBuild?.cancel()
         if let observer { document.removeObserver(observer) }
     }
 
@@ -165,14 +174,17 @@ public final class FindNavigator {
             }
         }
         let text = document.text
-        let ranges = searchRanges(in: text)
-        if text.utf8Count <= FindNavigator.backgroundThreshold {
+        // The index names the only regions that can match (exactly the matches of a full search).
+        let ranges = indexedRegions(for: matcher!, in: text) ?? searchRanges(in: text)
+        if text.utf8Count <= FindNavigator.backgroundThreshold || ranges.reduce(0, { $0 + $1.count }) <= FindNavigator.backgroundThreshold {
             do {
                 matches = MatchSet(try FindNavigator.scan(matcher!, text, ranges))
             } catch {
                 fail(error)
             }
+            startIndexingIfNeeded(text)
         } else {
+            // The index is built once this search is done (not beside it, on a shared core).
             searchInBackground(text, ranges)
         }
     }
@@ -259,6 +271,7 @@ public final class FindNavigator {
             matches = snapshot
             editsSinceSnapshot = nil
             isSearching = false
+            startIndexingIfNeeded(document.text)
             guard let matcher, !edits.isEmpty else { return }
             do { try update(after: edits, matcher: matcher) } catch { fail(error) }
         } else {
@@ -271,6 +284,7 @@ public final class FindNavigator {
     // MARK: Following edits
 
     private func documentChanged(_ change: TextDocument.Change) {
+        indexNote(change)
         guard let matcher else { return }
         if let diagnostic, case .tooExpensive = diagnostic {
             // The search gave up: there is no match set to patch; the edit may have made it cheap.

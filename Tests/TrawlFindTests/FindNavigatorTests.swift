@@ -1,6 +1,7 @@
 import Testing
 import TrawlFind
 import TrawlMatch
+import TrawlTestSupport
 import TrawlText
 
 /// Editor find semantics: navigation, wrap, counts, find in selection, replace and replace all.
@@ -274,6 +275,29 @@ import TrawlText
         #expect(find.matches.ranges == [0..<1, 1..<2])
         find.document.replace(10..<10, with: "a")
         #expect(find.matches.ranges == [0..<1, 1..<2, 10..<11])
+    }
+
+    @Test func searchesThroughTheIndexEqualFullSearchesAcrossEdits() async throws {
+        let line = "let value = compute(input) // note\n"
+        let document = TextDocument(String(repeating: line, count: 3000) + "needle here\n" + String(repeating: line, count: 3000))
+        let find = FindNavigator(document: document)
+        find.indexThreshold = 0
+        find.query = "needle"
+        await find.waitForIndex()
+        #expect(find.isIndexed)
+        var random = SeededGenerator(seed: 0x1DE)
+        for step in 0..<200 {
+            let at = document.text.clamp(Int.random(in: 0...document.text.utf8Count, using: &random))
+            document.replace(at..<min(document.text.utf8Count, at + Int.random(in: 0...3, using: &random)),
+                             with: ["needle", "x", "\n", "note", ""].randomElement(using: &random)!)
+            if step % 10 == 0 {
+                find.query = ["needle", "note", "needle\\s*here"].randomElement(using: &random)!
+                find.options = find.query.contains("\\") ? .regex : FindOptions()
+                let matcher: any Matcher = find.options.syntax == .regex ? try RegexMatcher(find.query, options: .regex) : LiteralMatcher(find.query)
+                let expected = try matcher.matches(in: document.text).map(\.range)
+                #expect(find.matches.ranges == expected, "step \(step) \(find.query)")
+            }
+        }
     }
 
     @Test func anEditOutsideAScopeReachesItsMatchesThroughLookaround() {

@@ -80,6 +80,39 @@ struct FindBench {
             report.add(Figure(name: "find.position", unit: "µs", samples: samples))
         }
 
+        if report.wants("find.indexed_query") {
+            // A new query once the document's trigram index is built (typing a query, each
+            // keystroke is one): the time to the final match set, beside the same navigator
+            // without an index; the answers are checked equal.
+            await find.waitForIndex()
+            let plain = FindNavigator(document: document)
+            plain.indexThreshold = .max
+            for (name, rare) in [("rare", "EventLoopFuture"), ("absent", "ZebraQuokkaMatcher")] {
+                var indexed: [Double] = [], unindexed: [Double] = []
+                for _ in 0..<runs {
+                    for (navigator, into) in [(find, 0), (plain, 1)] {
+                        navigator.query = ""
+                        let start = now()
+                        navigator.query = rare
+                        try await finished(navigator)
+                        let elapsed = Double(now() - start) / 1e6
+                        if into == 0 { indexed.append(elapsed) } else { unindexed.append(elapsed) }
+                    }
+                    if find.matches.ranges != plain.matches.ranges {
+                        report.note("find.indexed_query: WRONG: \(find.matchCount) matches with the index, \(plain.matchCount) without")
+                    }
+                }
+                report.note("find.indexed_query.\(name): \(find.matchCount) matches of \"\(rare)\", index ready: \(find.isIndexed)")
+                let with = Figure(name: "find.indexed_query.\(name)", unit: "ms", samples: indexed)
+                let without = Figure(name: "find.indexed_query.\(name).no_index", unit: "ms", samples: unindexed)
+                report.add(with)
+                report.add(without)
+                report.addRatio("find.indexed_query.\(name).speedup", without, over: with)
+            }
+            find.query = query
+            try await finished(find)
+        }
+
         if report.wants("find.replace_all") {
             var samples: [Double] = []
             for _ in 0..<max(1, min(runs, 5)) {
