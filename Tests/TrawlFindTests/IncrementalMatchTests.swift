@@ -5,8 +5,8 @@ import TrawlTestSupport
 import TrawlText
 
 /// The navigator's match set, patched after each edit, equals a full search of the document —
-/// after thousands of random edits (typing, deleting, pasting multi-byte text and CRLF), undos and
-/// redos, for literal and regex queries, with and without find in selection.
+/// after thousands of random edits (typing, deleting, pasting multi-byte text and CRLF, replacing
+/// one match or all), undos and redos, for literal and regex queries, with and without find in selection.
 @MainActor @Suite struct IncrementalMatchTests {
     nonisolated static let queries: [(String, FindOptions)] = [
         ("foo", FindOptions()),
@@ -49,7 +49,7 @@ import TrawlText
         let steps = 300 * PropertyTestSettings.scale
         for step in 0..<steps {
             let length = document.text.utf8Count
-            switch Int.random(in: 0..<10, using: &random) {
+            switch Int.random(in: 0..<11, using: &random) {
             case 0..<5: // type or paste at a random place
                 let at = document.text.clamp(Int.random(in: 0...length, using: &random))
                 let insert = (0..<Int.random(in: 1...3, using: &random)).map { _ in IncrementalMatchTests.pieces.randomElement(using: &random)! }.joined()
@@ -60,6 +60,14 @@ import TrawlText
                 document.replace(a..<max(a, b), with: Bool.random(using: &random) ? "" : IncrementalMatchTests.pieces.randomElement(using: &random)!)
             case 8:
                 document.undo()
+            case 9: // replace the current match, or all of them (edits made by the navigator)
+                navigator.replacement = IncrementalMatchTests.pieces.randomElement(using: &random)!
+                // (Not when matches are many: an empty-matching query would double the text.)
+                if Int.random(in: 0..<4, using: &random) == 0 && navigator.matchCount < 20 {
+                    _ = try? navigator.replaceAll()
+                } else {
+                    _ = try? navigator.replace()
+                }
             default:
                 if Bool.random(using: &random) { document.redo() } else {
                     // Several places at once (multi-cursor typing).
