@@ -11,6 +11,8 @@ public struct FindRun: Sendable {
     public var paths: [FilePath] = []
     public var stats = false
     public var progress = false
+    /// Use a tree's index (`ROOT/.trawl/index`) when there is one (`--no-index` turns it off).
+    public var useIndex = true
 
     public init(pattern: PatternOptions) { self.pattern = pattern }
 
@@ -28,8 +30,17 @@ public struct FindRun: Sendable {
         var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
         var totals = (matches: 0, lines: 0, bytes: 0, searched: 0, withMatch: 0, files: 0, printed: 0, bytesWithMatch: 0)
         var pending: [UInt8] = []
-        let walked = processInWalkOrder(Walker(options: walk), roots: paths.isEmpty ? ["."] : paths, work: { file in
-            FindRun.search(file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
+        let roots: [FilePath] = paths.isEmpty ? ["."] : paths
+        let narrowing = useIndex ? IndexNarrowing(roots: roots, query: matcher.literalQuery) : nil
+        narrowing?.problems.forEach(Console.error)
+        let walked = processInWalkOrder(Walker(options: walk), roots: roots, work: { file in
+            if let size = narrowing?.sizeIfRuledOut(file) {
+                // The index shows this unchanged file holds no match: not read, as if searched.
+                var report = FileReport()
+                report.bytes = size
+                return report
+            }
+            return FindRun.search(file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
         }, consume: { report in
             if let error = report.error {
                 Console.error(error)

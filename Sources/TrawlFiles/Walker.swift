@@ -228,7 +228,8 @@ public struct Walker: Sendable {
         for (name, type) in entries {
             // A walk on a cancelled task (its consumer stopped listening) ends here.
             if Task.isCancelled { return }
-            if name == Array(".git".utf8) { continue }
+            // A repository's data, and Trawl's own index folder, are never searched.
+            if name == Array(".git".utf8) || name == Array(".trawl".utf8) { continue }
             let path = FilePath(bytes: joinedPath(directoryBytes, name))
             if let excludes = options.excludes, excludes(path, name) { continue }
             let childRelative = relative.isEmpty ? name : relative + [0x2F] + name

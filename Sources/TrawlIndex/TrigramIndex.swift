@@ -11,6 +11,8 @@ public struct TrigramIndex: Sendable {
 
     public init() {}
 
+    init(postings: [UInt32: PostingList]) { self.postings = postings }
+
     /// An index of units given in ascending order, each with its distinct trigram keys: built
     /// with a flat table over every possible key (64 MiB, briefly) when there are many units,
     /// instead of a dictionary lookup per (trigram, unit) pair.
@@ -50,6 +52,21 @@ public struct TrigramIndex: Sendable {
         }
     }
 
+    /// Takes `units` out of every posting list (one pass).
+    public mutating func removeUnits(_ units: Set<UInt32>) {
+        for key in Array(postings.keys) {
+            guard let old = postings[key] else { continue }
+            var list = old
+            if units.count <= 16 {
+                for unit in units where list.contains(unit) { list.remove(unit) }
+            } else {
+                list = PostingList(sortedUnits: old.units.filter { !units.contains($0) })
+            }
+            if list.count == old.count { continue }
+            postings[key] = list.isEmpty ? nil : list
+        }
+    }
+
     /// The units holding `trigram`.
     public func units(holding trigram: Trigram) -> PostingList { postings[trigram.key] ?? PostingList() }
 
@@ -66,29 +83,36 @@ public struct TrigramIndex: Sendable {
     /// field): `nil` when every unit can. Exact for AND and OR, since a unit holds all of a
     /// match's literals.
     public func units(satisfying query: LiteralQuery) -> Set<UInt32>? {
+        TrigramIndex.units(satisfying: query) { units(holding: Trigram(key: $0)) }
+    }
+
+    /// The same, with the posting lists fetched by `list` (a stored index reads only these).
+    static func units<E: Error>(satisfying query: LiteralQuery, list: (UInt32) throws(E) -> PostingList) throws(E) -> Set<UInt32>? {
         switch query {
         case .all:
             return nil
         case .literal(let literal):
             let trigrams = literal.trigrams
             guard !trigrams.isEmpty else { return nil }
-            let lists = trigrams.map { units(holding: $0) }.sorted { $0.count < $1.count }
+            var lists: [PostingList] = []
+            for trigram in trigrams { lists.append(try list(trigram.key)) }
+            lists.sort { $0.count < $1.count }
             var result = Set(lists[0].units)
-            for list in lists.dropFirst() where !result.isEmpty {
-                result = result.filter(list.contains)
+            for other in lists.dropFirst() where !result.isEmpty {
+                result = result.filter(other.contains)
             }
             return result
         case .and(let parts):
             var result: Set<UInt32>?
             for part in parts {
-                guard let found = units(satisfying: part) else { continue }
+                guard let found = try units(satisfying: part, list: list) else { continue }
                 result = result.map { $0.intersection(found) } ?? found
             }
             return result
         case .or(let parts):
             var result = Set<UInt32>()
             for part in parts {
-                guard let found = units(satisfying: part) else { return nil }
+                guard let found = try units(satisfying: part, list: list) else { return nil }
                 result.formUnion(found)
             }
             return result

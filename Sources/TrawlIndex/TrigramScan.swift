@@ -74,6 +74,24 @@ final class TrigramCollector: @unchecked Sendable {
         return found
     }
 
+    /// The distinct trigram keys of `bytes`.
+    func distinct(in bytes: UnsafeBufferPointer<UInt8>) -> [UInt32] {
+        var found: [UInt32] = []
+        guard bytes.count >= 3 else { return found }
+        let bits = bits
+        var key = UInt32(Trigram.fold(bytes[0])) << 8 | UInt32(Trigram.fold(bytes[1]))
+        for index in 2..<bytes.count {
+            key = Trigram.roll(key, bytes[index])
+            let word = Int(key >> 6), bit: UInt64 = 1 << UInt64(key & 63)
+            if bits[word] & bit == 0 {
+                bits[word] |= bit
+                found.append(key)
+            }
+        }
+        for key in found { bits[Int(key >> 6)] &= ~(1 << UInt64(key & 63)) }
+        return found
+    }
+
     func distinctTrigrams(startingIn range: Range<Int>, of text: Rope) -> [Trigram] {
         distinct(startingIn: range, of: text).map { Trigram(key: $0) }
     }

@@ -14,7 +14,7 @@ struct TrawlCommand: ParsableCommand {
         commandName: "trawl",
         abstract: "Search and batch-replace across a tree of files (PCRE2 regex or literal text).",
         discussion: "Exit status: 0 when something matched (or changed), 1 when nothing did, 2 on an error (usage errors included).",
-        subcommands: [Find.self, Replace.self]
+        subcommands: [Find.self, Replace.self, Index.self]
     )
 
     /// Runs the command; usage errors exit with status 2 (as grep and ripgrep do), not 64.
@@ -174,6 +174,8 @@ struct Find: ParsableCommand {
     var context: Int?
     @Flag(help: "Print results as JSON Lines (ripgrep's format: begin, match, context, end, summary).")
     var json = false
+    @Flag(name: .customLong("no-index"), help: "Do not use a tree's index (ROOT/.trawl/index) even when there is one.")
+    var noIndex = false
 
     func validate() throws {
         for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context)] {
@@ -183,6 +185,7 @@ struct Find: ParsableCommand {
 
     func run() throws {
         var run = FindRun(pattern: patternFlags.options(pattern))
+        run.useIndex = !noIndex
         run.walk = try walkFlags.options()
         run.paths = paths.map(rawPath)
         run.stats = walkFlags.stats
@@ -270,4 +273,24 @@ struct Replace: ParsableCommand {
 func isRegularFile(_ path: FilePath) -> Bool {
     var status = stat()
     return path.withPlatformString { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFREG
+}
+
+struct Index: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build or refresh the trigram index of a tree (PATH/.trawl/index).",
+        discussion: "find uses the index when one is at the root it searches: files the index shows cannot match, and that are unchanged since, are not read. Refreshing reads only files whose size, modification time or inode changed."
+    )
+
+    @Argument(help: "The tree's root folder (default: the current folder).")
+    var path: String = "."
+    @Flag(help: "Print files, bytes read, postings, trigrams, index size and time.")
+    var stats = false
+
+    func run() throws {
+        var run = IndexRun()
+        run.root = rawPath(path)
+        run.stats = stats
+        let status = run.run()
+        if status != 0 { throw ExitCode(status) }
+    }
 }

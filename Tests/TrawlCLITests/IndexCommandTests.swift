@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// `trawl index` and its use by `trawl find`: results with the index equal those without, through
+/// changes, additions and deletions; an unusable index is reported and rebuilt, never trusted.
+@Suite struct IndexCommandTests {
+    static let queries = ["Error", "fn\\b", "ZZZabsent", "(struct|class)\\s+\\w+", "-i:rope", "needle", "-F:a.b", "-w:let"]
+
+    func arguments(_ query: String) -> [String] {
+        if query.hasPrefix("-i:") { return ["-i", String(query.dropFirst(3))] }
+        if query.hasPrefix("-F:") { return ["-F", String(query.dropFirst(3))] }
+        if query.hasPrefix("-w:") { return ["-w", String(query.dropFirst(3))] }
+        return [query]
+    }
+
+    /// Every query and output mode gives the same bytes and status with and without the index.
+    func expectSameResults(in tree: URL, _ comment: String) throws {
+        for query in IndexCommandTests.queries {
+            for mode in [[], ["-l"], ["--count-matches"]] {
+                let with = try trawl(["find"] + mode + arguments(query) + ["."], in: tree)
+                let without = try trawl(["find", "--no-index"] + mode + arguments(query) + ["."], in: tree)
+                #expect(with.stdout == without.stdout && with.status == without.status, "\(comment): \(mode) \(query)")
+                #expect(!with.stderr.contains("index"), "\(comment): \(with.stderr)")
+            }
+        }
+    }
+
+    /// Sets a file's modification time well in the past (so that it is not "racily clean").
+    func age(_ url: URL, seconds: TimeInterval) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -seconds)], ofItemAtPath: url.path)
+    }
+
+    func ageAll(_ tree: URL) throws {
+        let files = FileManager.default.enumerator(at: tree, includingPropertiesForKeys: nil)!
+        for case let url as URL in files { try age(url, seconds: 3600) }
+    }
+
+    @Test func findGivesTheSameResultsWithTheIndexThroughChanges() throws {
+        let tree = try copyOfFixture("tree")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("match"), to: tree.appendingPathComponent("match"))
+        try ageAll(tree)
+        let built = try trawl(["index", "--stats", "."], in: tree)
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(built.stdout.contains("files"))
+        #expect(FileManager.default.fileExists(atPath: tree.appendingPathComponent(".trawl/index").path))
+        try expectSameResults(in: tree, "fresh index")
+
+        // Changed, added and deleted files, before any refresh: changed files are searched.
+        let changed = tree.appendingPathComponent("match/Rope.swift.txt")
+        try (String(contentsOf: changed, encoding: .utf8) + "\nlet needle = ZZZabsent\n").write(to: changed, atomically: false, encoding: .utf8)
+        try age(changed, seconds: 1800)
+        try "struct Added { let needle: Int }\n".write(to: tree.appendingPathComponent("added.swift"), atomically: false, encoding: .utf8)
+        let deleted = try FileManager.default.contentsOfDirectory(at: tree, includingPropertiesForKeys: nil).first { $0.pathExtension == "swift" && $0.lastPathComponent != "added.swift" }
+        if let deleted { try FileManager.default.removeItem(at: deleted) }
+        try expectSameResults(in: tree, "stale index")
+        #expect(try trawl(["find", "-l", "ZZZabsent", "."], in: tree).stdout.contains("Rope.swift.txt"))
+
+        // A refresh reads only what changed.
+        try age(tree.appendingPathComponent("added.swift"), seconds: 1800)
+        let refreshed = try trawl(["index", "--stats", "."], in: tree)
+        #expect(refreshed.status == 0)
+        #expect(refreshed.stdout.contains("(2 read"), "\(refreshed.stdout)")
+        try expectSameResults(in: tree, "refreshed index")
+    }
+
+    @Test func anUnusableIndexIsReportedAndRebuilt() throws {
+        let tree = try copyOfFixture("tree")
+        try ageAll(tree)
+        #expect(try trawl(["index", "."], in: tree).status == 0)
+        let file = tree.appendingPathComponent(".trawl/index")
+        var bytes = try Data(contentsOf: file)
+        for (label, damage) in [("truncated", { (data: inout Data) in data = data.prefix(data.count / 2) }),
+                                ("altered", { (data: inout Data) in data[70] ^= 0x5A })] {
+            var damaged = bytes
+            damage(&damaged)
+            try damaged.write(to: file)
+            let found = try trawl(["find", "-c", "fn", "."], in: tree)
+            let plain = try trawl(["find", "--no-index", "-c", "fn", "."], in: tree)
+            #expect(found.stdout == plain.stdout, "\(label)")
+            #expect(found.stderr.contains("corrupt index") || found.stderr.contains("not a Trawl index"), "\(label): \(found.stderr)")
+            let rebuilt = try trawl(["index", "."], in: tree)
+            #expect(rebuilt.status == 0 && rebuilt.stderr.contains("building it again"), "\(label): \(rebuilt.stderr)")
+            #expect(try trawl(["find", "-c", "fn", "."], in: tree).stderr.isEmpty)
+            bytes = try Data(contentsOf: file)
+        }
+    }
+
+    @Test func theIndexFolderIsNeverSearched() throws {
+        let tree = try copyOfFixture("tree")
+        #expect(try trawl(["index", "."], in: tree).status == 0)
+        let listed = try trawl(["find", "--hidden", "-l", "TRAWLIX", "."], in: tree)
+        #expect(!listed.stdout.contains(".trawl"))
+    }
+}
