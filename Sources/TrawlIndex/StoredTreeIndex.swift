@@ -9,7 +9,8 @@ public struct StoredTreeIndex: Sendable {
     public let files: [TreeIndex.File?]
     private let numbers: [String: UInt32]
     private let table: [UInt8]
-    private let trigramCount: Int
+    /// The number of distinct trigrams.
+    public let trigramCount: Int
     private let postingsOffset: Int
     private let size: Int
     private let read: ReadBytes
