@@ -43,53 +43,57 @@ final class TrigramCollector: @unchecked Sendable {
 
     /// The distinct trigram keys starting in `range` of `text`, in order of first occurrence.
     func distinct(startingIn range: Range<Int>, of text: Rope) -> [UInt32] {
-        var found: [UInt32] = []
         let end = min(range.upperBound + 2, text.utf8Count)
-        guard end - range.lowerBound >= 3 else { return found }
-        found.reserveCapacity(min(range.count, 4096))
-        var key: UInt32 = 0
-        var read = 0
-        let bits = bits
+        guard end - range.lowerBound >= 3 else { return [] }
+        var window = Window()
+        window.found.reserveCapacity(min(range.count, 4096))
         for chunk in text.chunks(in: range.lowerBound..<end) {
-            chunk.withUnsafeBytes { bytes in
-                var index = 0
-                // The first two bytes of the span only start the window.
-                while read < 2 && index < bytes.count {
-                    key = Trigram.roll(key, bytes[index])
-                    read += 1
-                    index += 1
-                }
-                while index < bytes.count {
-                    key = Trigram.roll(key, bytes[index])
-                    index += 1
-                    let word = Int(key >> 6), bit: UInt64 = 1 << UInt64(key & 63)
-                    if bits[word] & bit == 0 {
-                        bits[word] |= bit
-                        found.append(key)
-                    }
-                }
-            }
+            chunk.withUnsafeBytes { window.absorb($0.assumingMemoryBound(to: UInt8.self), into: bits) }
         }
-        for key in found { bits[Int(key >> 6)] &= ~(1 << UInt64(key & 63)) }
-        return found
+        return finish(window)
     }
 
     /// The distinct trigram keys of `bytes`.
     func distinct(in bytes: UnsafeBufferPointer<UInt8>) -> [UInt32] {
+        var window = Window()
+        window.absorb(bytes, into: bits)
+        return finish(window)
+    }
+
+    /// A rolling three-byte window over text that may come in pieces, and the new keys it met.
+    private struct Window {
+        var key: UInt32 = 0
+        var read = 0
         var found: [UInt32] = []
-        guard bytes.count >= 3 else { return found }
-        let bits = bits
-        var key = UInt32(Trigram.fold(bytes[0])) << 8 | UInt32(Trigram.fold(bytes[1]))
-        for index in 2..<bytes.count {
-            key = Trigram.roll(key, bytes[index])
-            let word = Int(key >> 6), bit: UInt64 = 1 << UInt64(key & 63)
-            if bits[word] & bit == 0 {
-                bits[word] |= bit
-                found.append(key)
+
+        mutating func absorb(_ bytes: UnsafeBufferPointer<UInt8>, into bits: UnsafeMutablePointer<UInt64>) {
+            // Locals in the hot loop (the struct's fields behind `self` cost half the speed).
+            var key = key, read = read, found = found
+            self.found = []
+            var index = 0
+            // The first two bytes of the text only start the window.
+            while read < 2 && index < bytes.count {
+                key = Trigram.roll(key, bytes[index])
+                read += 1
+                index += 1
             }
+            while index < bytes.count {
+                key = Trigram.roll(key, bytes[index])
+                index += 1
+                let word = Int(key >> 6), bit: UInt64 = 1 << UInt64(key & 63)
+                if bits[word] & bit == 0 {
+                    bits[word] |= bit
+                    found.append(key)
+                }
+            }
+            (self.key, self.read, self.found) = (key, read, found)
         }
-        for key in found { bits[Int(key >> 6)] &= ~(1 << UInt64(key & 63)) }
-        return found
+    }
+
+    /// The keys found, with the scratch bits cleared again.
+    private func finish(_ window: Window) -> [UInt32] {
+        for key in window.found { bits[Int(key >> 6)] &= ~(1 << UInt64(key & 63)) }
+        return window.found
     }
 
     func distinctTrigrams(startingIn range: Range<Int>, of text: Rope) -> [Trigram] {
