@@ -49,12 +49,10 @@ extension FindNavigator {
     }
 
     /// The regions a search of the whole document can be limited to, when the index narrows it
-    /// to a quarter of the text or less.
+    /// enough to pay (``DocumentIndex/searchRegions(for:in:)``).
     func indexedRegions(for matcher: any Matcher, in text: Rope) -> [Range<Int>]? {
         guard scopes == nil, documentIndex != nil else { return nil }
         catchUpIndex()
-        guard let regions = documentIndex?.candidateRegions(for: matcher, in: text),
-              regions.reduce(0, { $0 + $1.count }) <= text.utf8Count / 4 else { return nil }
-        return regions
+        return documentIndex?.searchRegions(for: matcher, in: text)
     }
 }

@@ -348,14 +348,21 @@ public struct DocumentIndex: Sendable {
         return regions
     }
 
+    /// The regions a search of `text` for `matcher` is best limited to: the candidate regions
+    /// when they cover at most a quarter of the text, else `nil` (one pass over all of it is
+    /// faster: in Bench group `index`, a quarter of the text in regions took as long as all of it
+    /// in one pass).
+    public func searchRegions(for matcher: any Matcher, in text: Rope) -> [Range<Int>]? {
+        guard let regions = candidateRegions(for: matcher, in: text),
+              regions.reduce(0, { $0 + $1.count }) <= text.utf8Count / 4 else { return nil }
+        return regions
+    }
+
     /// Calls `body` with every match of `matcher` in `text`, in order — exactly those of a full
-    /// search — searching only the candidate regions when the index can name them.
+    /// search — searching only the regions ``searchRegions(for:in:)`` names.
     public func forEachMatch(of matcher: any Matcher, in text: Rope, capturingGroups: Bool = false,
                              _ body: (Match) throws(MatchError) -> Void) throws(MatchError) {
-        var regions = candidateRegions(for: matcher, in: text) ?? [0..<text.utf8Count]
-        // Searching many regions costs more per byte than one pass (measured in Bench group
-        // `index`: a quarter of the text in regions took as long as all of it in one pass).
-        if regions.reduce(0, { $0 + $1.count }) > text.utf8Count / 4 { regions = [0..<text.utf8Count] }
+        let regions = searchRegions(for: matcher, in: text) ?? [0..<text.utf8Count]
         try matcher.forEachMatch(in: text, ranges: regions, capturingGroups: capturingGroups, body)
     }
 }

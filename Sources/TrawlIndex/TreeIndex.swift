@@ -59,9 +59,6 @@ public struct TreeIndex: Sendable {
         return (number, file)
     }
 
-    /// Whether the file at `path` is indexed and unchanged (same size, modification time, inode).
-    public func isFresh(_ file: File) -> Bool { entry(at: file.path)?.file == file }
-
     /// Takes the files at `paths` out (one pass over the postings for all of them).
     public mutating func remove(paths: some Sequence<String>) {
         var gone = Set<UInt32>()
