@@ -5,7 +5,7 @@ import TrawlText
 /// of the text can hold a match.
 ///
 /// The text is cut into units (spans of about ``unitLength`` bytes); the shared
-/// ``TrigramIndex`` records the trigrams starting in each. A query's rarest trigram names the
+/// ``NGramIndex`` records the trigrams starting in each. A query's rarest trigram names the
 /// units an occurrence of its literal can touch; the others confirm it. Only line-bounded
 /// matchers are narrowed (a match then lies in the lines around its literal); a matcher that can
 /// cross lines, or a query with no literal of three bytes, searches the whole text — correctly,
@@ -24,7 +24,7 @@ public struct DocumentIndex: Sendable {
     /// is cut again).
     public let unitLength: Int
     /// The trigrams of the units.
-    public private(set) var trigrams = TrigramIndex()
+    public private(set) var trigrams = NGramIndex()
     private var units = SumTree<Unit>()
     /// Each unit number's position in `units` (-1 when the number is free).
     private var positions: [Int32] = []
@@ -58,11 +58,11 @@ public struct DocumentIndex: Sendable {
             let keys = spans.enumerated().lazy.map { (number: UInt32($0), keys: collector.distinct(startingIn: $1, of: text)) }
             // A flat table pays for itself only over many units.
             guard spans.count >= 64 else {
-                var index = TrigramIndex()
+                var index = NGramIndex()
                 for (number, unitKeys) in keys { index.add(unitKeys.lazy.map { Trigram(key: $0) }, to: number) }
                 return index
             }
-            return TrigramIndex(units: keys)
+            return NGramIndex(units: keys)
         }
     }
 

@@ -78,7 +78,7 @@ public struct StoredTreeIndex: Sendable {
 
     /// The numbers of the files that can hold a match of `query`, or `nil` when any can.
     public func candidates(for query: LiteralQuery) throws(TreeIndexFormat.Error) -> Set<UInt32>? {
-        try TrigramIndex.units(satisfying: query) { key throws(TreeIndexFormat.Error) in try list(key) }
+        try NGramIndex.units(satisfying: query) { key throws(TreeIndexFormat.Error) in try list(key) }
     }
 
     /// The posting list of `key` (empty when absent), read and checked.
@@ -126,6 +126,6 @@ public struct StoredTreeIndex: Sendable {
             let list = try list(at: entry)
             if !list.isEmpty { postings[key(at: entry)] = list }
         }
-        return TreeIndex(files: files, trigrams: TrigramIndex(postings: postings))
+        return TreeIndex(files: files, trigrams: NGramIndex(postings: postings))
     }
 }

@@ -3,7 +3,7 @@ import TrawlMatch
 /// A trigram index of the files of a tree: which files can hold a match, and whether a file is
 /// still the one indexed (its size, modification time and inode unchanged, as git decides).
 ///
-/// Files are units of the shared ``TrigramIndex``; a query is exact per file (a file holds all
+/// Files are units of the shared ``NGramIndex``; a query is exact per file (a file holds all
 /// of a match's literals). A value; ``TreeIndexFormat`` stores it.
 public struct TreeIndex: Sendable {
     /// What is known of an indexed file.
@@ -25,7 +25,7 @@ public struct TreeIndex: Sendable {
 
     /// The files by number (`nil` where a file was removed and its number is free).
     public private(set) var files: [File?] = []
-    public private(set) var trigrams = TrigramIndex()
+    public private(set) var trigrams = NGramIndex()
     private var numbers: [String: UInt32] = [:]
     private var freeNumbers: [UInt32] = []
 
@@ -36,13 +36,13 @@ public struct TreeIndex: Sendable {
         files = indexed.map(\.file)
         for (number, entry) in indexed.enumerated() { numbers[entry.file.path] = UInt32(number) }
         trigrams = indexed.count >= 64
-            ? TrigramIndex(units: indexed.enumerated().lazy.map { (number: UInt32($0), keys: $1.keys) })
-            : indexed.enumerated().reduce(into: TrigramIndex()) { index, entry in
+            ? NGramIndex(units: indexed.enumerated().lazy.map { (number: UInt32($0), keys: $1.keys) })
+            : indexed.enumerated().reduce(into: NGramIndex()) { index, entry in
                 index.add(entry.element.keys.lazy.map { Trigram(key: $0) }, to: UInt32(entry.offset))
             }
     }
 
-    init(files: [File?], trigrams: TrigramIndex) {
+    init(files: [File?], trigrams: NGramIndex) {
         self.files = files
         self.trigrams = trigrams
         for (number, file) in files.enumerated() {

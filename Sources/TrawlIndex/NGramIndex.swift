@@ -5,7 +5,7 @@ import TrawlMatch
 ///
 /// A value: a reader keeps a consistent version while an update builds the next (posting lists
 /// are copied on write, one at a time).
-public struct TrigramIndex: Sendable {
+public struct NGramIndex: Sendable {
     /// The posting list of each trigram present.
     public private(set) var postings: [UInt32: PostingList] = [:]
 
@@ -83,7 +83,7 @@ public struct TrigramIndex: Sendable {
     /// field): `nil` when every unit can. Exact for AND and OR, since a unit holds all of a
     /// match's literals.
     public func units(satisfying query: LiteralQuery) -> Set<UInt32>? {
-        TrigramIndex.units(satisfying: query) { units(holding: Trigram(key: $0)) }
+        NGramIndex.units(satisfying: query) { units(holding: Trigram(key: $0)) }
     }
 
     /// The same, with the posting lists fetched by `list` (a stored index reads only these).
