@@ -34,7 +34,9 @@ let package = Package(
             "TrawlText", "TrawlMatch", "TrawlKernels", "CTrawlSystem",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "TrawlIndex", dependencies: ["TrawlText", "TrawlMatch"]),
+        .target(name: "TrawlIndex", dependencies: [
+            "TrawlText", "TrawlMatch", "TrawlFiles", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .target(name: "TrawlFind", dependencies: ["TrawlText", "TrawlMatch", "TrawlIndex"]),
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles", "TrawlIndex"]),

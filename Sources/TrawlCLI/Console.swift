@@ -58,28 +58,3 @@ struct Progress {
         if shown { Console.write("\r\u{1B}[K", to: 2) }
     }
 }
-
-/// Lets worker threads fill distinct slots of a results array without locks.
-///
-/// The slots live in memory allocated once: writing through `Array` would not be safe from
-/// several threads, since `withUnsafeMutableBufferPointer` briefly swaps the array's storage out.
-final class SlotArray<Element>: @unchecked Sendable { // each index is written by exactly one worker
-    private let slots: UnsafeMutableBufferPointer<Element?>
-
-    init(count: Int) {
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil)
-    }
-
-    deinit {
-        slots.baseAddress?.deinitialize(count: slots.count)
-        slots.deallocate()
-    }
-
-    func set(_ index: Int, _ value: Element) { slots[index] = value }
-
-    func take(_ index: Int) -> Element? {
-        defer { slots[index] = nil }
-        return slots[index]
-    }
-}

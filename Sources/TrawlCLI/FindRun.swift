@@ -1,6 +1,7 @@
 import Dispatch
 import SystemPackage
 import TrawlFiles
+import TrawlIndex
 import TrawlMatch
 
 /// `trawl find`: walks, searches files in parallel, prints results in walk order.
@@ -31,16 +32,19 @@ public struct FindRun: Sendable {
         var totals = (matches: 0, lines: 0, bytes: 0, searched: 0, withMatch: 0, files: 0, printed: 0, bytesWithMatch: 0)
         var pending: [UInt8] = []
         let roots: [FilePath] = paths.isEmpty ? ["."] : paths
-        let narrowing = useIndex ? IndexNarrowing(roots: roots, query: matcher.literalQuery) : nil
+        let narrowing = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
         narrowing?.problems.forEach(Console.error)
-        let walked = processInWalkOrder(Walker(options: walk), roots: roots, work: { file in
-            if let size = narrowing?.sizeIfRuledOut(file) {
+        let walker = Walker(options: walk)
+        let walked = processInOrder(produce: { visit in
+            narrowing?.files(roots, walker: walker, visit: visit) ?? walker.walk(roots) { visit(NarrowedFile($0)) }
+        }, work: { (item: NarrowedFile) in
+            if let size = item.sizeIfRuledOut() {
                 // The index shows this unchanged file holds no match: not read, as if searched.
                 var report = FileReport()
                 report.bytes = size
                 return report
             }
-            return FindRun.search(file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
+            return FindRun.search(item.file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
         }, consume: { report in
             if let error = report.error {
                 Console.error(error)

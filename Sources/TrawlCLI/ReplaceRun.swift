@@ -6,6 +6,7 @@ import Darwin
 import Dispatch
 import SystemPackage
 import TrawlFiles
+import TrawlIndex
 import TrawlMatch
 import TrawlText
 
@@ -32,6 +33,8 @@ public struct ReplaceRun: Sendable {
     public var style = Style(enabled: false)
     public var stats = false
     public var progress = false
+    /// Use a tree's index (`ROOT/.trawl/`) when there is one: files it rules out are not read.
+    public var useIndex = true
 
     public init(pattern: PatternOptions, replacement: String) {
         self.pattern = pattern
@@ -93,7 +96,15 @@ public struct ReplaceRun: Sendable {
         } else {
             var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
             let run = self
-            walked = processInWalkOrder(Walker(options: walk), roots: roots, work: { file in
+            let narrowing = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
+            narrowing?.problems.forEach(Console.error)
+            let walker = Walker(options: walk)
+            walked = processInOrder(produce: { visit in
+                narrowing?.files(roots, walker: walker, visit: visit) ?? walker.walk(roots) { visit(NarrowedFile($0)) }
+            }, work: { (item: NarrowedFile) in
+                // The index shows this unchanged file holds no match: nothing to replace.
+                if let size = item.sizeIfRuledOut() { return Outcome(bytes: size) }
+                let file = item.file
                 if run.producesLargeOutput(file) { return Outcome(deferred: file) }
                 return run.process(file, implicitRoot: implicitRoot, matcher: matcher, template: template)
             }, consume: { outcome in

@@ -27,6 +27,12 @@ public struct WalkOptions: Sendable {
     public var excludes: (@Sendable (_ path: FilePath, _ name: [UInt8]) -> Bool)?
 
     public init() {}
+
+    /// Whether these options select the files the default options select, `excludes` aside (which
+    /// a caller can apply to a list of files): the walk a tree's index records.
+    public var selectsDefaultFiles: Bool {
+        !hidden && !noIgnore && !noRequireGit && !followLinks && globs.isEmpty && maxFileSize == nil
+    }
 }
 
 /// A file the walk selected.
@@ -90,6 +96,14 @@ public struct Walker: Sendable {
     /// can overlap walking); returns the problems met. A walk on a task that is cancelled stops at
     /// the next entry.
     public func walk(_ roots: [FilePath], visit: (WalkedFile) -> Void) -> Result {
+        walk(roots, visit: visit, visitDirectory: nil)
+    }
+
+    /// Walks `roots` as ``walk(_:visit:)`` does, also handing each folder it enters to
+    /// `visitDirectory` with the `stat` taken before its entries were read, and the entries (what a
+    /// persisted index records to notice later that the walk would find something else).
+    public func walk(_ roots: [FilePath], visit: (WalkedFile) -> Void,
+                     visitDirectory: ((_ path: FilePath, _ relative: [UInt8], _ status: stat, _ entries: [DirectoryEntry]) -> Void)?) -> Result {
         var errors: [String] = []
         for root in roots {
             if Task.isCancelled { break }
@@ -109,7 +123,8 @@ public struct Walker: Sendable {
                     loadAncestorIgnoreFiles(of: root, repository: repository, into: &stack)
                     loadIgnoreFiles(in: root, base: [], inRepository: inRepository, into: &stack)
                 }
-                walkDirectory(root, relative: [], ignores: stack, inRepository: inRepository, ancestors: &ancestors, visit: visit, errors: &errors)
+                walkDirectory(root, relative: [], status: status, ignores: stack, inRepository: inRepository, ancestors: &ancestors,
+                              visit: visit, visitDirectory: visitDirectory, errors: &errors)
             } else {
                 if let limit = options.maxFileSize, Int(status.st_size) > limit { continue }
                 visit(WalkedFile(path: root, isExplicit: true))
@@ -207,25 +222,20 @@ public struct Walker: Sendable {
         }
     }
 
-    private func walkDirectory(_ directory: FilePath, relative: [UInt8], ignores: [IgnoreFile], inRepository: Bool,
-                               ancestors: inout Set<[UInt64]>,
-                               visit: (WalkedFile) -> Void, errors: inout [String]) {
-        guard let handle = directory.withPlatformString({ opendir($0) }) else {
-            errors.append("\(directory.bytesDescription): \(systemMessage(errno))")
+    private func walkDirectory(_ directory: FilePath, relative: [UInt8], status: stat, ignores: [IgnoreFile], inRepository: Bool,
+                               ancestors: inout Set<[UInt64]>, visit: (WalkedFile) -> Void,
+                               visitDirectory: ((FilePath, [UInt8], stat, [DirectoryEntry]) -> Void)?, errors: inout [String]) {
+        let entries: [DirectoryEntry]
+        switch directory.directoryEntries() {
+        case .success(let read): entries = read
+        case .failure(let error):
+            errors.append("\(directory.bytesDescription): \(systemMessage(error.rawValue))")
             return
         }
-        var entries: [(name: [UInt8], type: UInt8)] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix { $0 != 0 })
-            }
-            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            entries.append((name, entry.pointee.d_type))
-        }
-        closedir(handle)
-        entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
+        visitDirectory?(directory, relative, status, entries)
         let directoryBytes = directory.bytes
-        for (name, type) in entries {
+        for entry in entries {
+            let name = entry.name, type = entry.type
             // A walk on a cancelled task (its consumer stopped listening) ends here.
             if Task.isCancelled { return }
             // A repository's data, and Trawl's own index folder, are never searched.
@@ -269,7 +279,8 @@ public struct Walker: Sendable {
                 if !options.noIgnore {
                     loadIgnoreFiles(in: path, base: childRelative + [0x2F], inRepository: childInRepository, into: &childIgnores)
                 }
-                walkDirectory(path, relative: childRelative, ignores: childIgnores, inRepository: childInRepository, ancestors: &ancestors, visit: visit, errors: &errors)
+                walkDirectory(path, relative: childRelative, status: status, ignores: childIgnores, inRepository: childInRepository,
+                              ancestors: &ancestors, visit: visit, visitDirectory: visitDirectory, errors: &errors)
             } else if kind == UInt8(DT_REG) {
                 if isSkipped(childRelative, name: name, isDirectory: false, ignores: ignores) { continue }
                 if let limit = options.maxFileSize, case .success(let status) = statPath(path), Int(status.st_size) > limit { continue }

@@ -1,25 +1,39 @@
-/// The stored form of a ``TreeIndex`` (version 1), laid out so that a query reads only the
-/// header, the file table, the trigram table and the posting lists it needs. Integers are
-/// little-endian; "varint" is LEB128.
+/// The stored form of a tree's index (version 2): a manifest (`.trawl/index`) holding the listing
+/// of the tree and naming its segments, and immutable segment files (`.trawl/postings-…`) holding
+/// posting lists. A refresh writes a small segment for the files that changed and a new manifest
+/// (renamed over the old one), so its cost follows the change, not the tree. Integers are
+/// little-endian; "varint" is LEB128; "zigzag" maps signed to unsigned varints.
 ///
 /// ```
-/// header (60 bytes)  "TRAWLIX\0", u32 version = 1, u64 files offset, u64 files length,
-///                    u64 table offset, u64 trigram count, u64 postings offset,
-///                    then u64 checksum of those 52 bytes
-/// files              varint slots; per slot u8 present (0/1), and if present: varint path
-///                    length, path (UTF-8, relative, '/'), varint size, varint modified
-///                    (ns since the epoch, zigzag), varint inode; then u64 checksum
-/// trigram table      per trigram, ascending: 3 key bytes, u32 list offset (from the postings
-///                    offset), u32 list length, u64 list checksum; then u64 checksum
-/// postings           per list: varint count, then the file numbers as gaps (the first as is)
+/// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 2, u64 body length, u64 body checksum,
+///                             u64 checksum of the 28 bytes before it
+/// manifest body               varint next file number;
+///                             varint segment count, per segment: varint name length, name,
+///                               varint size, u64 checksum of its header;
+///                             varint folder count, per folder: path, signature, u64 entries hash;
+///                             varint watched count, per path: path, u8 state (0 absent,
+///                               2 present with a signature that follows; 4 absent, 5 present
+///                               when only its presence counts);
+///                             varint file count, per file in walk order: path, varint number + 1
+///                               (0: not indexed), signature
+///   path                      varint bytes shared with the previous path of its table, varint
+///                             length of the rest, the rest
+///   signature                 varint size, zigzag modified, zigzag changed (ns), varint inode
+/// segment header (36 bytes)   "TRAWLSG\0", u32 version = 2, u64 trigram count, u64 postings
+///                             length, u64 checksum of the 28 bytes before it
+/// trigram table               per trigram, ascending: 3 key bytes, u32 list offset (from the
+///                             postings' start), u32 list length, u64 list checksum; u64 checksum
+/// postings                    per list: varint count, then the file numbers as gaps
 /// ```
 ///
-/// Every byte a reader uses is under a checksum (FNV-1a over 8-byte words), so a truncated,
-/// corrupt or foreign file is refused with ``TreeIndexFormat/Error`` rather than trusted.
+/// Every byte a reader uses is under a checksum (FNV-1a over 8-byte words), and the manifest
+/// records each segment's size and header checksum, so a truncated, corrupt, foreign or
+/// mismatched file is refused with ``TreeIndexFormat/Error`` rather than trusted.
 public enum TreeIndexFormat {
-    public static let version: UInt32 = 1
-    static let magic = Array("TRAWLIX\0".utf8)
-    static let headerLength = 60
+    public static let version: UInt32 = 2
+    static let manifestMagic = Array("TRAWLIX\0".utf8)
+    static let segmentMagic = Array("TRAWLSG\0".utf8)
+    static let headerLength = 36
     static let tableEntryLength = 19
 
     /// Why stored bytes are not a usable index.
@@ -37,58 +51,143 @@ public enum TreeIndexFormat {
         }
     }
 
-    /// The bytes of `index`.
-    public static func encode(_ index: TreeIndex) -> [UInt8] {
-        var files: [UInt8] = []
-        appendVarint(UInt64(index.files.count), to: &files)
-        for file in index.files {
-            guard let file else {
-                files.append(0)
-                continue
-            }
-            files.append(1)
-            let path = Array(file.path.utf8)
-            appendVarint(UInt64(path.count), to: &files)
-            files += path
-            appendVarint(UInt64(file.size), to: &files)
-            appendVarint(UInt64(bitPattern: Int64(file.modified) << 1 ^ Int64(file.modified) >> 63), to: &files)
-            appendVarint(file.inode, to: &files)
+    // MARK: Manifest
+
+    /// The bytes of a manifest.
+    public static func encode(_ manifest: TreeManifest) -> [UInt8] {
+        var body: [UInt8] = []
+        appendVarint(UInt64(manifest.nextNumber), to: &body)
+        appendVarint(UInt64(manifest.segments.count), to: &body)
+        for segment in manifest.segments {
+            let name = Array(segment.name.utf8)
+            appendVarint(UInt64(name.count), to: &body)
+            body += name
+            appendVarint(UInt64(segment.size), to: &body)
+            appendUInt(segment.headerChecksum, 8, to: &body)
         }
-        appendUInt(checksum(files[...]), 8, to: &files)
-        let keys = index.trigrams.postings.keys.sorted()
-        var table: [UInt8] = [], postings: [UInt8] = []
+        let listing = manifest.listing
+        var previous: [UInt8] = []
+        appendVarint(UInt64(listing.directories.count), to: &body)
+        for directory in listing.directories {
+            appendPath(directory.path, after: &previous, to: &body)
+            appendSignature(directory.signature, to: &body)
+            appendUInt(directory.entriesHash, 8, to: &body)
+        }
+        previous = []
+        appendVarint(UInt64(listing.watched.count), to: &body)
+        for watched in listing.watched {
+            appendPath(watched.path, after: &previous, to: &body)
+            body.append((watched.presenceOnly ? 4 : 0) | (watched.signature == nil ? 0 : watched.presenceOnly ? 1 : 2))
+            if !watched.presenceOnly, let signature = watched.signature { appendSignature(signature, to: &body) }
+        }
+        previous = []
+        appendVarint(UInt64(listing.files.count), to: &body)
+        for file in listing.files {
+            appendPath(file.path, after: &previous, to: &body)
+            appendVarint(file.number.map { UInt64($0) + 1 } ?? 0, to: &body)
+            appendSignature(file.signature, to: &body)
+        }
+        var out = manifestMagic
+        appendUInt(UInt64(version), 4, to: &out)
+        appendUInt(UInt64(body.count), 8, to: &out)
+        appendUInt(checksum(body[...]), 8, to: &out)
+        appendUInt(checksum(out[...]), 8, to: &out)
+        return out + body
+    }
+
+    /// The manifest in `bytes`, checked.
+    public static func decodeManifest(_ bytes: [UInt8]) throws(Error) -> TreeManifest {
+        let bodyLength = try checkHeader(bytes, magic: manifestMagic, total: bytes.count)
+        guard bytes.count == headerLength + bodyLength else { throw .corrupt("manifest length") }
+        guard readUInt(bytes, 20, 8) == checksum(bytes[headerLength...]) else { throw .corrupt("manifest checksum") }
+        var reader = Reader(bytes: bytes, position: headerLength, end: bytes.count)
+        guard let nextNumber = UInt32(exactly: try reader.varint()) else { throw .corrupt("bad file number") }
+        var segments: [TreeManifest.Segment] = []
+        for _ in 0..<(try reader.count()) {
+            let length = try reader.count()
+            let name = String(decoding: try reader.bytes(length), as: UTF8.self)
+            guard TreeManifest.isSegmentName(name) else { throw .corrupt("bad segment name") }
+            let size = Int(clamping: try reader.varint())
+            let header = readUInt(Array(try reader.bytes(8)), 0, 8)
+            segments.append(TreeManifest.Segment(name: name, size: size, headerChecksum: header))
+        }
+        var listing = TreeListing()
+        var previous: [UInt8] = []
+        for _ in 0..<(try reader.count()) {
+            let path = try reader.path(after: &previous)
+            let signature = try reader.signature()
+            let hash = readUInt(Array(try reader.bytes(8)), 0, 8)
+            listing.directories.append(TreeListing.Directory(path: path, signature: signature, entriesHash: hash))
+        }
+        previous = []
+        for _ in 0..<(try reader.count()) {
+            let path = try reader.path(after: &previous)
+            switch try reader.byte() {
+            case 0: listing.watched.append(TreeListing.Watched(path: path, signature: nil, presenceOnly: false))
+            case 2: listing.watched.append(TreeListing.Watched(path: path, signature: try reader.signature(), presenceOnly: false))
+            case 4: listing.watched.append(TreeListing.Watched(path: path, signature: nil, presenceOnly: true))
+            case 5: listing.watched.append(TreeListing.Watched(path: path, signature: TreeListing.Watched.present, presenceOnly: true))
+            default: throw .corrupt("bad watched entry")
+            }
+        }
+        previous = []
+        let fileCount = try reader.count()
+        listing.files.reserveCapacity(fileCount)
+        for _ in 0..<fileCount {
+            let path = try reader.path(after: &previous)
+            let number = try reader.varint()
+            guard number <= UInt64(nextNumber) else { throw .corrupt("bad file number") }
+            listing.files.append(TreeListing.File(path: path, number: number == 0 ? nil : UInt32(number - 1), signature: try reader.signature()))
+        }
+        guard reader.position == reader.end else { throw .corrupt("manifest length") }
+        return TreeManifest(listing: listing, segments: segments, nextNumber: nextNumber)
+    }
+
+    // MARK: Segments
+
+    /// The bytes of a segment holding `postings`.
+    public static func encodeSegment(_ postings: NGramIndex) -> [UInt8] {
+        let keys = postings.postings.keys.sorted()
+        var table: [UInt8] = [], lists: [UInt8] = []
         table.reserveCapacity(keys.count * tableEntryLength + 8)
         for key in keys {
-            let start = postings.count
-            let units = index.trigrams.postings[key]!.units
-            appendVarint(UInt64(units.count), to: &postings)
+            let start = lists.count
+            let units = postings.postings[key]!.units
+            appendVarint(UInt64(units.count), to: &lists)
             var last: UInt32 = 0
             for (position, unit) in units.enumerated() {
-                appendVarint(UInt64(position == 0 ? unit : unit - last), to: &postings)
+                appendVarint(UInt64(position == 0 ? unit : unit - last), to: &lists)
                 last = unit
             }
             table += [UInt8(key >> 16), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF)]
             appendUInt(UInt64(start), 4, to: &table)
-            appendUInt(UInt64(postings.count - start), 4, to: &table)
-            appendUInt(checksum(postings[start...]), 8, to: &table)
+            appendUInt(UInt64(lists.count - start), 4, to: &table)
+            appendUInt(checksum(lists[start...]), 8, to: &table)
         }
         appendUInt(checksum(table[...]), 8, to: &table)
-        var out = magic
+        var out = segmentMagic
         appendUInt(UInt64(version), 4, to: &out)
-        let filesOffset = headerLength, tableOffset = filesOffset + files.count, postingsOffset = tableOffset + table.count
-        for value in [filesOffset, files.count, tableOffset, keys.count, postingsOffset] { appendUInt(UInt64(value), 8, to: &out) }
+        appendUInt(UInt64(keys.count), 8, to: &out)
+        appendUInt(UInt64(lists.count), 8, to: &out)
         appendUInt(checksum(out[...]), 8, to: &out)
-        return out + files + table + postings
+        return out + table + lists
     }
 
-    /// The index stored in `bytes`, every posting list read.
-    public static func decode(_ bytes: [UInt8]) throws(Error) -> TreeIndex {
-        let stored = try StoredTreeIndex(size: bytes.count) { offset, count throws(Error) in
-            guard offset >= 0, count >= 0, offset + count <= bytes.count else { throw .corrupt("truncated") }
-            return Array(bytes[offset..<(offset + count)])
-        }
-        return try stored.loadAll()
+    /// The checksum of a segment's header, as its manifest records it.
+    public static func headerChecksum(ofSegment bytes: [UInt8]) -> UInt64 {
+        bytes.count >= headerLength ? readUInt(bytes, headerLength - 8, 8) : 0
     }
+
+    /// Checks a header (magic, version, own checksum); returns the first u64 after the version.
+    static func checkHeader(_ header: [UInt8], magic: [UInt8], total: Int) throws(Error) -> Int {
+        guard total >= headerLength, header.count >= headerLength, Array(header[0..<8]) == magic else { throw .notAnIndex }
+        let version = UInt32(readUInt(header, 8, 4))
+        guard version == TreeIndexFormat.version else { throw .unsupportedVersion(version) }
+        guard readUInt(header, headerLength - 8, 8) == checksum(header[0..<(headerLength - 8)]) else { throw .corrupt("header checksum") }
+        return Int(clamping: readUInt(header, 12, 8))
+    }
+
+    // MARK: Bytes
 
     /// FNV-1a over little-endian 8-byte words (then the remaining bytes): fast enough to check
     /// every byte read.
@@ -117,8 +216,28 @@ public enum TreeIndexFormat {
         out.append(UInt8(value))
     }
 
+    static func appendZigzag(_ value: Int, to out: inout [UInt8]) {
+        appendVarint(UInt64(bitPattern: Int64(value) << 1 ^ Int64(value) >> 63), to: &out)
+    }
+
     static func appendUInt(_ value: UInt64, _ width: Int, to out: inout [UInt8]) {
         for shift in 0..<width { out.append(UInt8(value >> (8 * UInt64(shift)) & 0xFF)) }
+    }
+
+    static func appendPath(_ path: [UInt8], after previous: inout [UInt8], to out: inout [UInt8]) {
+        var shared = 0
+        while shared < path.count && shared < previous.count && path[shared] == previous[shared] { shared += 1 }
+        appendVarint(UInt64(shared), to: &out)
+        appendVarint(UInt64(path.count - shared), to: &out)
+        out += path[shared...]
+        previous = path
+    }
+
+    static func appendSignature(_ signature: FileSignature, to out: inout [UInt8]) {
+        appendVarint(UInt64(signature.size), to: &out)
+        appendZigzag(signature.modified, to: &out)
+        appendZigzag(signature.changed, to: &out)
+        appendVarint(signature.inode, to: &out)
     }
 
     static func readUInt(_ bytes: [UInt8], _ offset: Int, _ width: Int) -> UInt64 {
@@ -157,11 +276,70 @@ public enum TreeIndexFormat {
             }
         }
 
+        mutating func zigzag() throws(Error) -> Int {
+            let value = try varint()
+            return Int(Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1))
+        }
+
         /// A varint that counts things that follow (at least a byte each).
         mutating func count() throws(Error) -> Int {
             let value = try varint()
             guard value <= UInt64(end - position) else { throw .corrupt("bad count") }
             return Int(value)
         }
+
+        mutating func path(after previous: inout [UInt8]) throws(Error) -> [UInt8] {
+            let shared = try varint()
+            guard shared <= UInt64(previous.count) else { throw .corrupt("bad path") }
+            let rest = try count()
+            var path = Array(previous[0..<Int(shared)])
+            path += try bytes(rest)
+            previous = path
+            return path
+        }
+
+        mutating func signature() throws(Error) -> FileSignature {
+            let size = Int(clamping: try varint())
+            let modified = try zigzag(), changed = try zigzag()
+            return FileSignature(size: size, modified: modified, changed: changed, inode: try varint())
+        }
+    }
+}
+
+/// What a tree's manifest holds: the listing and the segments its posting lists are in.
+public struct TreeManifest: Sendable, Equatable {
+    /// A segment file, as the manifest names it.
+    public struct Segment: Sendable, Hashable {
+        /// The file name inside `.trawl/` (`postings-` and hex digits).
+        public var name: String
+        public var size: Int
+        /// The checksum of its header: a segment file replaced under the same name is refused.
+        public var headerChecksum: UInt64
+
+        public init(name: String, size: Int, headerChecksum: UInt64) {
+            self.name = name
+            self.size = size
+            self.headerChecksum = headerChecksum
+        }
+    }
+
+    public var listing: TreeListing
+    /// The first is the base; the others hold files indexed by later refreshes.
+    public var segments: [Segment]
+    /// The number the next indexed file gets (numbers are never reused until a rebuild).
+    public var nextNumber: UInt32
+
+    public init(listing: TreeListing, segments: [Segment], nextNumber: UInt32) {
+        self.listing = listing
+        self.segments = segments
+        self.nextNumber = nextNumber
+    }
+
+    static let segmentPrefix = "postings-"
+
+    /// Whether `name` can be a segment's file name (no path separators, nothing else).
+    static func isSegmentName(_ name: String) -> Bool {
+        name.hasPrefix(segmentPrefix) && name.count > segmentPrefix.count
+            && name.dropFirst(segmentPrefix.count).allSatisfy { $0.isHexDigit && $0.isASCII }
     }
 }

@@ -174,7 +174,7 @@ struct Find: ParsableCommand {
     var context: Int?
     @Flag(help: "Print results as JSON Lines (ripgrep's format: begin, match, context, end, summary).")
     var json = false
-    @Flag(name: .customLong("no-index"), help: "Do not use a tree's index (ROOT/.trawl/index) even when there is one.")
+    @Flag(name: .customLong("no-index"), help: "Do not use a tree's index (ROOT/.trawl/) even when there is one.")
     var noIndex = false
 
     func validate() throws {
@@ -245,6 +245,8 @@ struct Replace: ParsableCommand {
     var breakHardlinks = false
     @Flag(help: "Treat every skipped file (binary, not UTF-8, UTF-16, not a regular file) as an error.")
     var strict = false
+    @Flag(name: .customLong("no-index"), help: "Do not use a tree's index (ROOT/.trawl/) even when there is one.")
+    var noIndex = false
 
     func validate() throws {
         if write && interactive { throw ValidationError("--write and --interactive cannot be combined") }
@@ -254,6 +256,7 @@ struct Replace: ParsableCommand {
     func run() throws {
         var run = ReplaceRun(pattern: patternFlags.options(pattern), replacement: replacement)
         run.preserveCase = preserveCase
+        run.useIndex = !noIndex
         run.json = json
         run.walk = try walkFlags.options()
         run.paths = paths.map(rawPath)

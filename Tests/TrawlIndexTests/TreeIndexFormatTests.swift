@@ -1,74 +1,136 @@
 import Testing
-import TrawlIndex
+@testable import TrawlIndex
 import TrawlMatch
 import TrawlTestSupport
 import TrawlText
 
-/// The stored tree index: what is written is read back; a truncated or altered file is refused.
+/// The stored tree index: what is written is read back; a truncated or altered file is refused;
+/// queries over a base segment and later ones give the files holding every literal.
 @Suite struct TreeIndexFormatTests {
-    func randomIndex(_ random: inout SeededGenerator) -> TreeIndex {
-        var index = TreeIndex()
-        for number in 0..<120 {
-            let bytes = random.matchText(pieces: 40)
-            let keys = bytes.withUnsafeBufferPointer { TreeIndex.trigramKeys(in: $0) }
-            let file = TreeIndex.File(path: "dir\(number % 7)/file\(number).txt", size: bytes.count,
-                                      modified: Int.random(in: -5...Int(Int32.max), using: &random) * 1000, inode: UInt64(number * 31))
-            index.add(file, keys: keys)
-        }
-        // Some removed: free slots in the stored table.
-        index.remove(paths: (0..<120).filter { $0 % 9 == 0 }.map { "dir\($0 % 7)/file\($0).txt" })
-        return index
+    struct Sample {
+        var manifest: TreeManifest
+        var segments: [String: [UInt8]]
+        var texts: [UInt32: [UInt8]]
+        /// Every file's postings in one index: what the segments together must answer.
+        var whole: NGramIndex
     }
 
-    func sameContent(_ a: TreeIndex, _ b: TreeIndex) -> Bool {
-        a.files == b.files && a.trigrams.postings.mapValues(\.units) == b.trigrams.postings.mapValues(\.units)
+    func randomSignature(_ random: inout SeededGenerator) -> FileSignature {
+        FileSignature(size: Int.random(in: 0...1 << 40, using: &random), modified: Int.random(in: -5...Int(Int32.max), using: &random) * 1000,
+                      changed: Int.random(in: 0...Int(Int32.max), using: &random), inode: UInt64.random(in: 0...UInt64.max, using: &random))
+    }
+
+    /// A base segment of 150 files and a later one of 60, with paths sharing prefixes (one not
+    /// UTF-8), unindexed files, folders and watched paths of every kind.
+    func sample(_ random: inout SeededGenerator) -> Sample {
+        var listing = TreeListing()
+        var texts: [UInt32: [UInt8]] = [:]
+        var base = NGramIndex(), later = NGramIndex(), whole = NGramIndex()
+        for number in 0..<210 {
+            let bytes = random.matchText(pieces: 30)
+            texts[UInt32(number)] = bytes
+            let keys = bytes.withUnsafeBufferPointer { TreeIndexer.trigramKeys(in: $0) }.map { Trigram(key: $0) }
+            if number < 150 { base.add(keys, to: UInt32(number)) } else { later.add(keys, to: UInt32(number)) }
+            whole.add(keys, to: UInt32(number))
+            var path = Array("dir\(number % 7)/sub/file\(number).txt".utf8)
+            if number == 3 { path += [0xFF, 0xFE] }
+            listing.files.append(TreeListing.File(path: path, number: UInt32(number), signature: randomSignature(&random)))
+            if number % 13 == 0 {
+                listing.files.append(TreeListing.File(path: Array("dir\(number % 7)/image\(number).png".utf8), number: nil, signature: randomSignature(&random)))
+            }
+        }
+        for folder in ["", "dir0", "dir0/sub", "dir1"] {
+            listing.directories.append(TreeListing.Directory(path: Array(folder.utf8), signature: randomSignature(&random),
+                                                             entriesHash: UInt64.random(in: 0...UInt64.max, using: &random)))
+        }
+        listing.watched = [
+            TreeListing.Watched(path: Array("../.gitignore".utf8), signature: nil, presenceOnly: false),
+            TreeListing.Watched(path: Array("../.git".utf8), signature: nil, presenceOnly: true),
+            TreeListing.Watched(path: Array(".git".utf8), signature: randomSignature(&random), presenceOnly: true),
+            TreeListing.Watched(path: Array("dir0/.gitignore".utf8), signature: randomSignature(&random), presenceOnly: false),
+        ]
+        var segments: [String: [UInt8]] = [:]
+        var references: [TreeManifest.Segment] = []
+        for (name, index) in [("postings-00aa", base), ("postings-0bb1", later)] {
+            let bytes = TreeIndexFormat.encodeSegment(index)
+            segments[name] = bytes
+            references.append(TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes)))
+        }
+        return Sample(manifest: TreeManifest(listing: listing, segments: references, nextNumber: 210), segments: segments, texts: texts, whole: whole)
+    }
+
+    func open(_ manifest: [UInt8], _ segments: [String: [UInt8]]) throws(TreeIndexFormat.Error) -> StoredTreeIndex {
+        try StoredTreeIndex(manifest: manifest) { reference throws(TreeIndexFormat.Error) in
+            guard let bytes = segments[reference.name], bytes.count == reference.size else { throw .corrupt("missing") }
+            return { offset, count throws(TreeIndexFormat.Error) in
+                guard offset >= 0, count >= 0, offset + count <= bytes.count else { throw .corrupt("truncated") }
+                return Array(bytes[offset..<(offset + count)])
+            }
+        }
+    }
+
+    /// Opens the index and reads every posting list of every segment.
+    func openAndReadAll(_ manifest: [UInt8], _ segments: [String: [UInt8]]) throws(TreeIndexFormat.Error) {
+        let stored = try open(manifest, segments)
+        _ = try stored.postings(ofSegments: stored.segments.indices, live: Set(0..<stored.manifest.nextNumber))
     }
 
     @Test func whatIsWrittenIsReadBack() throws {
         var random = SeededGenerator(seed: 0x7F1)
-        let index = randomIndex(&random)
-        let bytes = TreeIndexFormat.encode(index)
-        let decoded = try TreeIndexFormat.decode(bytes)
-        #expect(sameContent(index, decoded))
-        // Queries agree, read lazily from the stored bytes.
-        let stored = try StoredTreeIndex(size: bytes.count) { offset, count in Array(bytes[offset..<(offset + count)]) }
+        let sample = sample(&random)
+        let bytes = TreeIndexFormat.encode(sample.manifest)
+        #expect(try TreeIndexFormat.decodeManifest(bytes) == sample.manifest)
+        let stored = try open(bytes, sample.segments)
         for literal in ["foo", "Error", "straße", "abc", "zzzz", "func "] {
             let query = LiteralQuery.literal(QueryLiteral(literal, ignoringASCIICase: literal == "Error"))
-            #expect(try stored.candidates(for: query) == index.candidates(for: query))
+            #expect(try stored.candidates(for: query) == sample.whole.units(satisfying: query), "\(literal)")
         }
+        let all = try stored.postings(ofSegments: stored.segments.indices, live: Set(0..<210))
+        #expect(all.mapValues { $0.sorted() } == sample.whole.postings.mapValues(\.units))
     }
 
     @Test func truncatedOrAlteredFilesAreRefused() throws {
         var random = SeededGenerator(seed: 0x7F2)
-        let bytes = TreeIndexFormat.encode(randomIndex(&random))
-        for length in [0, 7, 12, 51, 52, 100, bytes.count / 2, bytes.count - 1] {
-            #expect(throws: TreeIndexFormat.Error.self) { try TreeIndexFormat.decode(Array(bytes[0..<length])) }
+        let sample = sample(&random)
+        let manifest = TreeIndexFormat.encode(sample.manifest)
+        for length in [0, 7, 12, 35, 36, 100, manifest.count / 2, manifest.count - 1] {
+            #expect(throws: TreeIndexFormat.Error.self) { try self.openAndReadAll(Array(manifest[0..<length]), sample.segments) }
         }
-        // Any single byte changed anywhere is caught.
+        for name in sample.segments.keys {
+            var segments = sample.segments
+            segments[name] = Array(segments[name]!.dropLast())
+            #expect(throws: TreeIndexFormat.Error.self) { try self.openAndReadAll(manifest, segments) }
+        }
+        // Any single byte changed anywhere, in the manifest or a segment, is caught.
         for _ in 0..<300 {
-            var altered = bytes
-            let at = Int.random(in: 0..<bytes.count, using: &random)
-            altered[at] ^= UInt8.random(in: 1...255, using: &random)
-            #expect(throws: TreeIndexFormat.Error.self) { try TreeIndexFormat.decode(altered) }
+            var altered = manifest
+            var segments = sample.segments
+            if Bool.random(using: &random) {
+                altered[Int.random(in: 0..<altered.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            } else {
+                let name = sample.segments.keys.sorted()[Int.random(in: 0..<2, using: &random)]
+                segments[name]![Int.random(in: 0..<segments[name]!.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            }
+            #expect(throws: TreeIndexFormat.Error.self) { try self.openAndReadAll(altered, segments) }
         }
-        #expect(throws: TreeIndexFormat.Error.notAnIndex) { try TreeIndexFormat.decode(Array("just some text, not an index at all....................".utf8)) }
+        // A segment swapped for another one is not trusted either.
+        var swapped = sample.segments
+        swapped["postings-00aa"] = sample.segments["postings-0bb1"]
+        #expect(throws: TreeIndexFormat.Error.self) { try self.openAndReadAll(manifest, swapped) }
+        #expect(throws: TreeIndexFormat.Error.notAnIndex) {
+            try TreeIndexFormat.decodeManifest(Array("just some text, not an index at all....................".utf8))
+        }
     }
 
     @Test func filesAreCandidatesExactlyWhenTheyHoldEveryLiteral() throws {
         var random = SeededGenerator(seed: 0x7F3)
-        var texts: [String: [UInt8]] = [:]
-        var index = TreeIndex()
-        for number in 0..<200 {
-            let bytes = random.matchText(pieces: 30)
-            let path = "f\(number)"
-            texts[path] = bytes
-            index.add(TreeIndex.File(path: path, size: bytes.count, modified: 0, inode: 0), keys: bytes.withUnsafeBufferPointer { TreeIndex.trigramKeys(in: $0) })
-        }
+        let sample = sample(&random)
+        let stored = try open(TreeIndexFormat.encode(sample.manifest), sample.segments)
         for pattern in ["foo", "(?i)error", "Parse(Error|Fail)", "struct\\s+\\w+", "straße", "é+x"] {
             let matcher = try RegexMatcher(pattern, options: .regex)
-            guard let candidates = index.candidates(for: matcher.literalQuery) else { continue }
-            for (path, bytes) in texts where !(try matcher.matches(in: Rope(String(decoding: bytes, as: UTF8.self))).isEmpty) {
-                #expect(candidates.contains(index.entry(at: path)!.number), "\(pattern) in \(path)")
+            guard let candidates = try stored.candidates(for: matcher.literalQuery) else { continue }
+            for (number, bytes) in sample.texts where !(try matcher.matches(in: Rope(String(decoding: bytes, as: UTF8.self))).isEmpty) {
+                #expect(candidates.contains(number), "\(pattern) in file \(number)")
             }
         }
     }

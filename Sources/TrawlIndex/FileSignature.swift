@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+import TrawlFiles
+
+/// What `stat` says of a file, as an index records it to tell later, without reading the file,
+/// whether it is still the one indexed (git decides the same way).
+public struct FileSignature: Sendable, Hashable {
+    public var size: Int
+    /// Modification time in nanoseconds since the epoch; ``FileSignature/racy`` when it was too
+    /// recent to trust.
+    public var modified: Int
+    /// Status change time (`ctime`) in nanoseconds: moves on a write, a chmod, a rename over it.
+    public var changed: Int
+    public var inode: UInt64
+
+    /// The `modified` of a file recorded within its timestamp's granularity of a change: the file
+    /// may change again unseen ("racily clean" in git), so it never matches and is read next time.
+    public static let racy = -1
+
+    public init(size: Int, modified: Int, changed: Int, inode: UInt64) {
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+        self.inode = inode
+    }
+
+    /// The signature of a `stat`.
+    public init(_ status: stat) {
+        #if canImport(Darwin)
+        let modified = status.st_mtimespec, changed = status.st_ctimespec
+        #else
+        let modified = status.st_mtim, changed = status.st_ctim
+        #endif
+        self.init(size: Int(status.st_size), modified: Int(modified.tv_sec) * 1_000_000_000 + Int(modified.tv_nsec),
+                  changed: Int(changed.tv_sec) * 1_000_000_000 + Int(changed.tv_nsec), inode: UInt64(status.st_ino))
+    }
+
+    /// The signature of the file at `path` now (links followed), or `nil` when it cannot be stat'ed.
+    public static func of(_ path: FilePath) -> FileSignature? {
+        guard case .success(let status) = path.status() else { return nil }
+        return FileSignature(status)
+    }
+
+    /// The signature of the file at the path with these bytes (links followed), without making a
+    /// `FilePath` (a listing checks thousands).
+    public static func of(pathBytes: [UInt8]) -> FileSignature? {
+        var status = stat()
+        let result = (pathBytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) }
+        }
+        return result == 0 ? FileSignature(status) : nil
+    }
+
+    /// Whether `current` shows the same file, unchanged (never, when this one is racy).
+    public func matches(_ current: FileSignature?) -> Bool {
+        modified != FileSignature.racy && current == self
+    }
+
+    /// This signature, marked racy when the file was modified at or after `instant` (nanoseconds
+    /// since the epoch). Only the modification time counts: a later write always moves it.
+    public func checked(racyAfter instant: Int) -> FileSignature {
+        var signature = self
+        if modified >= instant { signature.modified = FileSignature.racy }
+        return signature
+    }
+
+    /// The instant before which a change is safely visible in timestamps: two seconds ago (the
+    /// coarsest timestamps in use, FAT's, are that coarse).
+    public static func racyInstant() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int(now.tv_sec - 2) * 1_000_000_000 + Int(now.tv_nsec)
+    }
+}

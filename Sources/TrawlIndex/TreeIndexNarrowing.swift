@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+import TrawlFiles
+import TrawlMatch
+
+/// A file to search, and what a tree's index says of it.
+public struct NarrowedFile: Sendable {
+    private enum Source: Sendable {
+        case walked(WalkedFile)
+        /// From a listing: the root's path with a trailing `/`, and the path below it.
+        case listed(prefix: [UInt8], relative: [UInt8])
+    }
+
+    private let source: Source
+    /// Set when the index rules the file out, as long as it is unchanged since.
+    private let ruledOutUnless: FileSignature?
+
+    /// A walked file the index says nothing of.
+    public init(_ file: WalkedFile) {
+        source = .walked(file)
+        ruledOutUnless = nil
+    }
+
+    init(_ file: WalkedFile, ruledOutUnless signature: FileSignature?) {
+        source = .walked(file)
+        ruledOutUnless = signature
+    }
+
+    init(prefix: [UInt8], relative: [UInt8], ruledOutUnless signature: FileSignature?) {
+        source = .listed(prefix: prefix, relative: relative)
+        ruledOutUnless = signature
+    }
+
+    /// The file (its path is made here, on the worker, not while listing).
+    public var file: WalkedFile {
+        switch source {
+        case .walked(let file): file
+        case .listed(let prefix, let relative): WalkedFile(path: FilePath(bytes: prefix + relative), isExplicit: false)
+        }
+    }
+
+    /// The file's size when the index rules it out and it is unchanged (one `stat`), else `nil`:
+    /// search it.
+    public func sizeIfRuledOut() -> Int? {
+        guard let signature = ruledOutUnless else { return nil }
+        let current: FileSignature?
+        switch source {
+        case .walked(let file): current = FileSignature.of(file.path)
+        case .listed(let prefix, let relative): current = FileSignature.of(pathBytes: prefix + relative)
+        }
+        return signature.matches(current) ? signature.size : nil
+    }
+}
+
+/// What the indexes at the searched roots say about a query. When one root is searched with the
+/// default walk and its index's listing is current, the files come from the listing (no walk);
+/// otherwise the tree is walked and each file the index knows is looked up. Either way a file is
+/// skipped only when it is indexed, cannot match and is unchanged since, so results are exactly
+/// those without the index.
+public struct TreeIndexNarrowing: Sendable {
+    private struct Root: Sendable {
+        var path: FilePath
+        var files: [[UInt8]: TreeListing.File]
+        var candidates: Set<UInt32>?
+    }
+
+    private var indexed: [Root] = []
+    private var listing: (root: FilePath, files: [TreeListing.File], candidates: Set<UInt32>?)?
+    /// Indexes found but unusable (the search goes on without them).
+    public private(set) var problems: [String] = []
+
+    /// Opens the indexes at `roots` for `query` with the walk `options` (a listing needs options
+    /// that select what the default walk selects).
+    public init(roots: [FilePath], query: LiteralQuery, options: WalkOptions) {
+        for root in roots {
+            guard case .success(let status) = root.status(), status.st_mode & S_IFMT == S_IFDIR else { continue }
+            let stored: StoredTreeIndex
+            let candidates: Set<UInt32>?
+            do {
+                guard let opened = try TreeIndexStore.open(root: root).get() else { continue }
+                stored = opened
+                candidates = try stored.candidates(for: query)
+            } catch {
+                problems.append("\(TreeIndexStore.manifestPath(root)): \(error); searching without it (run trawl index to rebuild)")
+                continue
+            }
+            if roots.count == 1 && options.selectsDefaultFiles,
+               stored.listing.currentDirectories(root: root, racyAfter: FileSignature.racyInstant()) != nil {
+                listing = (root, stored.listing.files, candidates)
+                return
+            }
+            // Without candidates the index rules nothing out: no lookups needed.
+            guard candidates != nil else { continue }
+            let files = Dictionary(stored.listing.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+            indexed.append(Root(path: root, files: files, candidates: candidates))
+        }
+    }
+
+    /// Whether the files come from an index's listing, without a walk.
+    public var listsFiles: Bool { listing != nil }
+
+    /// Hands the files to search under `roots` to `visit` in walk order, from the listing or from
+    /// `walker`; returns the walk's problems.
+    public func files(_ roots: [FilePath], walker: Walker, visit: (NarrowedFile) -> Void) -> Walker.Result {
+        if let listing {
+            list(listing.root, listing.files, listing.candidates, excludes: walker.options.excludes, visit: visit)
+            return Walker.Result()
+        }
+        return walker.walk(roots) { file in
+            visit(NarrowedFile(file, ruledOutUnless: ruledOut(file)))
+        }
+    }
+
+    private func ruledOut(_ file: WalkedFile) -> FileSignature? {
+        for root in indexed {
+            let relative = TreeIndexer.relative(file.path, to: root.path)
+            guard let entry = root.files[relative] else { continue }
+            guard let number = entry.number, let candidates = root.candidates, !candidates.contains(number) else { return nil }
+            return entry.signature
+        }
+        return nil
+    }
+
+    private func list(_ root: FilePath, _ files: [TreeListing.File], _ candidates: Set<UInt32>?,
+                      excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?, visit: (NarrowedFile) -> Void) {
+        // The walk asks `excludes` of every folder on the way and of the file: so does the listing
+        // (once per folder).
+        var excludedFolders: [[UInt8]: Bool] = [:]
+        func isExcluded(_ relative: ArraySlice<UInt8>) -> Bool {
+            guard let excludes else { return false }
+            let name = relative.lastIndex(of: UInt8(ascii: "/")).map { relative[($0 + 1)...] } ?? relative
+            return excludes(root.appending(relative: Array(relative)), Array(name))
+        }
+        func isFolderExcluded(_ folder: ArraySlice<UInt8>) -> Bool {
+            guard excludes != nil, !folder.isEmpty else { return false }
+            if let known = excludedFolders[Array(folder)] { return known }
+            let parent = folder.lastIndex(of: UInt8(ascii: "/")).map { folder[..<$0] } ?? []
+            let excluded = isFolderExcluded(parent) || isExcluded(folder)
+            excludedFolders[Array(folder)] = excluded
+            return excluded
+        }
+        let rootBytes = root.bytes
+        let prefix = rootBytes.last == UInt8(ascii: "/") ? rootBytes : rootBytes + [UInt8(ascii: "/")]
+        for file in files {
+            if excludes != nil {
+                let folder = file.path.lastIndex(of: UInt8(ascii: "/")).map { file.path[..<$0] } ?? []
+                if isFolderExcluded(folder) || isExcluded(file.path[...]) { continue }
+            }
+            let ruledOut = file.number.flatMap { number in candidates.map { !$0.contains(number) } } ?? false
+            visit(NarrowedFile(prefix: prefix, relative: file.path, ruledOutUnless: ruledOut ? file.signature : nil))
+        }
+    }
+}

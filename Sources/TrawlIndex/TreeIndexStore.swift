@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+import TrawlFiles
+
+/// Where a tree's index lives (`ROOT/.trawl/`: the manifest `index` and its `postings-…` segment
+/// files) and how it is read and written. Segments are written under new names and flushed
+/// before the manifest that names them is renamed over the old one, so a crash or a kill at any
+/// point leaves the old index whole; segments no longer named are removed after.
+public enum TreeIndexStore {
+    /// The folder's name (the walk never enters it).
+    public static let folderName = ".trawl"
+    static let manifestName = "index"
+
+    public static func folder(_ root: FilePath) -> FilePath { root.appending(folderName) }
+    /// The manifest's path: the file whose presence means the tree is indexed.
+    public static func manifestPath(_ root: FilePath) -> FilePath { folder(root).appending(manifestName) }
+
+    /// Opens the index of `root`: `nil` when there is none, a failure when it is there but unusable
+    /// (truncated, corrupt, another version, a segment missing).
+    public static func open(root: FilePath) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
+        // A refresh may replace the manifest and remove its segments between our two reads: then
+        // the new manifest is read.
+        for attempt in 0..<3 {
+            guard let manifest = ReadOnlyFile(manifestPath(root)) else { return .success(nil) }
+            let bytes: [UInt8]
+            do { bytes = try manifest.read(0, manifest.size) } catch { return .failure(error) }
+            var missing = false
+            do {
+                let stored = try StoredTreeIndex(manifest: bytes) { segment throws(TreeIndexFormat.Error) in
+                    guard let file = ReadOnlyFile(folder(root).appending(segment.name)) else {
+                        missing = true
+                        throw .corrupt("segment \(segment.name) missing")
+                    }
+                    guard file.size == segment.size else { throw .corrupt("segment \(segment.name) length") }
+                    return { offset, count throws(TreeIndexFormat.Error) in try file.read(offset, count) }
+                }
+                return .success(stored)
+            } catch {
+                if missing && attempt < 2 { continue }
+                return .failure(error)
+            }
+        }
+        return .failure(.corrupt("unreadable"))
+    }
+
+    /// The bytes the index of `root` takes (its manifest and segments).
+    public static func byteCount(root: FilePath) -> Int {
+        guard case .success(let entries) = folder(root).directoryEntries() else { return 0 }
+        return entries.reduce(0) { total, entry in
+            let name = String(decoding: entry.name, as: UTF8.self)
+            guard name == manifestName || TreeManifest.isSegmentName(name),
+                  case .success(let status) = folder(root).appending(name).status() else { return total }
+            return total + Int(status.st_size)
+        }
+    }
+
+    /// Creates the index folder if it is missing (before a walk: the root's entries then already
+    /// hold it).
+    static func makeFolder(root: FilePath) throws(Errno) {
+        let folder = folder(root)
+        if case .failure = folder.status() {
+            guard folder.withPlatformString({ mkdir($0, 0o755) }) == 0 || errno == EEXIST else { throw Errno(rawValue: errno) }
+        }
+    }
+
+    /// A fresh segment file name.
+    static func newSegmentName() -> String {
+        var random = SystemRandomNumberGenerator()
+        let value = random.next() as UInt64
+        let hex = String(value, radix: 16)
+        return TreeManifest.segmentPrefix + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Writes `segments` (new files), then `manifest` atomically, then removes the segment files
+    /// `manifest` no longer names.
+    static func save(_ manifest: TreeManifest, segments: [(name: String, bytes: [UInt8])], root: FilePath) throws(Errno) {
+        try makeFolder(root: root)
+        let folder = folder(root)
+        for segment in segments {
+            try writeDurably(segment.bytes, to: folder.appending(segment.name), exclusive: true)
+        }
+        let temporary = folder.appending("\(manifestName).\(getpid()).tmp")
+        try writeDurably(TreeIndexFormat.encode(manifest), to: temporary, exclusive: false)
+        let renamed = temporary.withPlatformString { from in manifestPath(root).withPlatformString { to in rename(from, to) } }
+        guard renamed == 0 else {
+            let code = errno
+            _ = temporary.withPlatformString { unlink($0) }
+            throw Errno(rawValue: code)
+        }
+        // The rename itself made durable.
+        if let directory = try? FileDescriptor.open(folder, .readOnly) {
+            _ = fsync(directory.rawValue)
+            try? directory.close()
+        }
+        let named = Set(manifest.segments.map(\.name))
+        if case .success(let entries) = folder.directoryEntries() {
+            for entry in entries {
+                let name = String(decoding: entry.name, as: UTF8.self)
+                if TreeManifest.isSegmentName(name) && !named.contains(name) {
+                    _ = folder.appending(name).withPlatformString { unlink($0) }
+                }
+            }
+        }
+    }
+
+    private static func writeDurably(_ bytes: [UInt8], to path: FilePath, exclusive: Bool) throws(Errno) {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .writeOnly, options: exclusive ? [.create, .exclusiveCreate] : [.create, .truncate],
+                                                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw error as? Errno ?? .ioError
+        }
+        let written: Errno? = bytes.withUnsafeBytes { buffer in
+            do throws(Errno) { try descriptor.writeAll(buffer) } catch { return error }
+            return fsync(descriptor.rawValue) == 0 ? nil : Errno(rawValue: errno)
+        }
+        try? descriptor.close()
+        if let written {
+            _ = path.withPlatformString { unlink($0) }
+            throw written
+        }
+    }
+}
+
+/// A file opened for reading at offsets, closed when the last reader is gone (an unlinked file
+/// stays readable meanwhile).
+final class ReadOnlyFile: Sendable {
+    let descriptor: Int32
+    let size: Int
+
+    init?(_ path: FilePath) {
+        let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+        self.size = Int(status.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    func read(_ offset: Int, _ count: Int) throws(TreeIndexFormat.Error) -> [UInt8] {
+        guard offset >= 0, count >= 0, offset + count <= size else { throw .corrupt("truncated") }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { buffer in
+            var done = 0
+            while done < count {
+                let n = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                done += n
+            }
+            return done
+        }
+        guard got == count else { throw .corrupt("truncated") }
+        return bytes
+    }
+}

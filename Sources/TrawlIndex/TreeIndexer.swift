@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+import TrawlFiles
+
+/// Builds or refreshes the index of a tree (`ROOT/.trawl/`), reading only what changed.
+///
+/// A refresh first asks the stored listing whether a walk would find the same files (a `stat`
+/// per folder and ignore file); if so it walks nothing and `stat`s the listed files, else it walks.
+/// Files whose signature changed are read again into a new segment; unchanged files keep their
+/// postings where they are. Segments added by refreshes are merged when there are several, and
+/// the whole index is rebuilt once most file numbers are dead, so queries stay fast.
+public struct TreeIndexer: Sendable {
+    public let root: FilePath
+
+    public init(root: FilePath) { self.root = root }
+
+    /// What a run did.
+    public struct Report: Sendable {
+        /// Files listed (those the default walk selects), and how many of them are indexed text.
+        public var files = 0
+        public var indexed = 0
+        /// Files read, and their bytes.
+        public var read = 0
+        public var bytesRead = 0
+        /// Whether the tree was walked (its folders changed, or there was no index).
+        public var walked = false
+        /// Whether anything was written (nothing is when nothing changed).
+        public var written = false
+        /// Whether every file was read into a new base segment.
+        public var rebuilt = false
+        /// Problems that make the run's outcome an error (folders that could not be read...).
+        public var errors: [String] = []
+        /// Worth a word, not errors (an unusable index rebuilt).
+        public var notes: [String] = []
+    }
+
+    /// Segments added by refreshes beyond which they are merged into one.
+    static let mergeThreshold = 4
+
+    private enum Outcome: Sendable {
+        case unchanged(TreeListing.File)
+        case indexed(path: [UInt8], signature: FileSignature, keys: [UInt32])
+        case unindexed(TreeListing.File)
+        case gone
+    }
+
+    private struct Item: Sendable {
+        var path: [UInt8]
+        var previous: TreeListing.File?
+    }
+
+    /// Builds the index (every file read when `rebuild`, or when there is none) or refreshes it.
+    public func update(rebuild: Bool = false) throws(Errno) -> Report {
+        var report = Report()
+        try TreeIndexStore.makeFolder(root: root)
+        let instant = FileSignature.racyInstant()
+        var old: StoredTreeIndex?
+        if !rebuild {
+            switch TreeIndexStore.open(root: root) {
+            case .success(let stored): old = stored
+            case .failure(let error): report.notes.append("\(TreeIndexStore.manifestPath(root)): \(error); building it again")
+            }
+        }
+        let root = self.root
+        typealias Found = (result: Walker.Result, directories: [TreeListing.Directory], watched: [TreeListing.Watched])
+        let produce: @Sendable (_ emit: (Item) -> Void) -> Found
+        if let old, let directories = old.listing.currentDirectories(root: root, racyAfter: instant) {
+            let listing = old.listing
+            produce = { emit in
+                for file in listing.files { emit(Item(path: file.path, previous: file)) }
+                return (Walker.Result(), directories, listing.watched)
+            }
+        } else {
+            report.walked = true
+            let previous = old.map { Dictionary($0.listing.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
+            produce = { emit in
+                var directories: [TreeListing.Directory] = []
+                var watched = TreeListing.watchedAbove(root: root)
+                let result = Walker(options: WalkOptions()).walk([root], visit: { file in
+                    let relative = TreeIndexer.relative(file.path, to: root)
+                    emit(Item(path: relative, previous: previous[relative]))
+                }, visitDirectory: { _, relative, status, entries in
+                    directories.append(TreeListing.Directory(path: relative, signature: FileSignature(status).checked(racyAfter: instant),
+                                                             entriesHash: TreeListing.entriesHash(entries)))
+                    watched += TreeListing.watched(in: relative, entries: entries, root: root)
+                })
+                return (result, directories, watched)
+            }
+        }
+        var files: [TreeListing.File] = []
+        var added: [(position: Int, keys: [UInt32])] = []
+        let found = processInOrder(produce: produce, work: { item -> Outcome in
+            let path = root.appending(relative: item.path)
+            guard let signature = FileSignature.of(path) else { return .gone }
+            if let previous = item.previous, previous.signature.matches(signature) { return .unchanged(previous) }
+            // Only text is indexed (as find searches it); anything else is listed, and always searched.
+            guard case .success(let content) = FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)),
+                  !content.changedWhileMapped else {
+                return .unindexed(TreeListing.File(path: item.path, number: nil, signature: signature.checked(racyAfter: instant)))
+            }
+            let keys = content.text.withBytes { TreeIndexer.trigramKeys(in: $0) }
+            return .indexed(path: item.path, signature: signature.checked(racyAfter: instant), keys: keys)
+        }, consume: { outcome in
+            switch outcome {
+            case .unchanged(let file): files.append(file)
+            case .unindexed(let file):
+                files.append(file)
+                report.read += 1
+            case .indexed(let path, let signature, let keys):
+                added.append((files.count, keys))
+                files.append(TreeListing.File(path: path, number: nil, signature: signature))
+                report.read += 1
+                report.bytesRead += signature.size
+            case .gone: break
+            }
+        })
+        report.errors = found.result.errors
+        report.files = files.count
+        report.indexed = files.reduce(0) { $0 + ($1.number == nil ? 0 : 1) } + added.count
+        let listing = TreeListing(files: files, directories: found.directories, watched: found.watched)
+        if let old, added.isEmpty, listing == old.listing { return report }
+
+        let live = Set(files.lazy.compactMap(\.number))
+        var segments: [(name: String, bytes: [UInt8])] = []
+        var manifest: TreeManifest
+        let kept = old.flatMap { old in
+            // Most numbers dead: rebuilt rather than carried.
+            old.manifest.nextNumber - UInt32(live.count) > max(256, UInt32(live.count) / 2) ? nil : old
+        }
+        if let old = kept {
+            var next = old.manifest.nextNumber
+            var postings: [UInt32: [UInt32]] = [:]
+            var replaced = 0
+            if old.manifest.segments.count > TreeIndexer.mergeThreshold {
+                do {
+                    postings = try old.postings(ofSegments: 1..<old.manifest.segments.count, live: live)
+                    replaced = old.manifest.segments.count - 1
+                } catch {
+                    postings = [:]
+                }
+            }
+            for (position, keys) in added {
+                files[position].number = next
+                for key in keys { postings[key, default: []].append(next) }
+                next += 1
+            }
+            manifest = TreeManifest(listing: TreeListing(files: files, directories: listing.directories, watched: listing.watched),
+                                    segments: Array(old.manifest.segments.dropLast(replaced)), nextNumber: next)
+            if !postings.isEmpty {
+                let bytes = TreeIndexFormat.encodeSegment(NGramIndex(postings: postings.mapValues { PostingList(sortedUnits: $0.sorted()) }))
+                let name = TreeIndexStore.newSegmentName()
+                segments.append((name, bytes))
+                manifest.segments.append(TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes)))
+            }
+        } else {
+            if old != nil {
+                // Files kept from the old index have no keys here: read everything.
+                var again = try TreeIndexer(root: root).update(rebuild: true)
+                again.notes = report.notes + again.notes
+                return again
+            }
+            report.rebuilt = true
+            for (number, entry) in added.enumerated() { files[entry.position].number = UInt32(number) }
+            let index = NGramIndex(units: added.enumerated().lazy.map { (number: UInt32($0), keys: $1.keys) })
+            let bytes = TreeIndexFormat.encodeSegment(index)
+            let name = TreeIndexStore.newSegmentName()
+            segments.append((name, bytes))
+            manifest = TreeManifest(listing: TreeListing(files: files, directories: listing.directories, watched: listing.watched),
+                                    segments: [TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes))],
+                                    nextNumber: UInt32(added.count))
+        }
+        try TreeIndexStore.save(manifest, segments: segments, root: root)
+        report.written = true
+        return report
+    }
+
+    /// The distinct trigram keys of a file's bytes.
+    public static func trigramKeys(in bytes: UnsafeBufferPointer<UInt8>) -> [UInt32] {
+        TrigramCollector.withCollector { $0.distinct(in: bytes) }
+    }
+
+    /// The path of a walked file relative to `root`, as the listing keys it.
+    public static func relative(_ path: FilePath, to root: FilePath) -> [UInt8] {
+        let full = path.bytes, prefix = root.bytes
+        let withSlash = prefix.last == UInt8(ascii: "/") ? prefix : prefix + [UInt8(ascii: "/")]
+        return full.starts(with: withSlash) ? Array(full[withSlash.count...]) : full
+    }
+}

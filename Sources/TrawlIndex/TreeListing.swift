@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import SystemPackage
+import TrawlFiles
+
+/// What the default walk of a tree found, recorded so that a later search can list the same files
+/// without walking: the files in walk order, and what would make a walk find others — every
+/// folder walked (an entry added, removed or renamed changes it) and the ignore files and `.git`
+/// markers that decide what is walked, inside the tree and above it.
+///
+/// Checking costs a `stat` per folder and per ignore file, and a `readdir` only for a folder
+/// whose status changed (a rename over a file keeps its names: still current).
+public struct TreeListing: Sendable, Equatable {
+    /// A file the walk selected.
+    public struct File: Sendable, Hashable {
+        /// The path relative to the root, `/`-separated (bytes: not always UTF-8).
+        public var path: [UInt8]
+        /// Its number in the index's posting lists; `nil` when it is not indexed (not text, or
+        /// unreadable when indexed): such a file is always searched.
+        public var number: UInt32?
+        public var signature: FileSignature
+
+        public init(path: [UInt8], number: UInt32?, signature: FileSignature) {
+            self.path = path
+            self.number = number
+            self.signature = signature
+        }
+    }
+
+    /// A folder the walk entered.
+    public struct Directory: Sendable, Hashable {
+        /// Relative to the root (empty for the root).
+        public var path: [UInt8]
+        public var signature: FileSignature
+        /// A hash of its entries' names and types.
+        public var entriesHash: UInt64
+
+        public init(path: [UInt8], signature: FileSignature, entriesHash: UInt64) {
+            self.path = path
+            self.signature = signature
+            self.entriesHash = entriesHash
+        }
+    }
+
+    /// A path whose presence, or content, decides what the walk selects.
+    public struct Watched: Sendable, Hashable {
+        /// Relative to the root; `../` leads to the folders above it.
+        public var path: [UInt8]
+        /// `nil` when absent.
+        public var signature: FileSignature?
+        /// Only whether it exists counts (a `.git` marker), not its status.
+        public var presenceOnly: Bool
+
+        public init(path: [UInt8], signature: FileSignature?, presenceOnly: Bool) {
+            self.path = path
+            self.signature = presenceOnly && signature != nil ? Watched.present : signature
+            self.presenceOnly = presenceOnly
+        }
+
+        /// The signature recorded for a present path whose presence alone counts.
+        static let present = FileSignature(size: 0, modified: 0, changed: 0, inode: 0)
+
+        /// Whether the path is as recorded now.
+        func isCurrent(root: FilePath) -> Bool {
+            let now = FileSignature.of(root.appending(relative: path))
+            if presenceOnly { return (now == nil) == (signature == nil) }
+            guard let signature else { return now == nil }
+            return signature.matches(now)
+        }
+    }
+
+    public var files: [File]
+    public var directories: [Directory]
+    public var watched: [Watched]
+
+    public init(files: [File] = [], directories: [Directory] = [], watched: [Watched] = []) {
+        self.files = files
+        self.directories = directories
+        self.watched = watched
+    }
+
+    /// The names of the ignore files the walk reads in a folder, and of the marker that makes it
+    /// a repository.
+    static let ignoreFileNames = [".gitignore", ".ignore"].map { Array($0.utf8) }
+    static let repositoryMarker = Array(".git".utf8)
+    static let excludeFile = Array(".git/info/exclude".utf8)
+
+    /// FNV-1a over the entries' names and types.
+    public static func entriesHash(_ entries: [DirectoryEntry]) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for entry in entries {
+            for byte in entry.name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ 0x100 ^ UInt64(entry.type)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// What to watch in a folder the walk entered, given its entries.
+    static func watched(in relative: [UInt8], entries: [DirectoryEntry], root: FilePath) -> [Watched] {
+        var found: [Watched] = []
+        let prefix = relative.isEmpty ? [] : relative + [UInt8(ascii: "/")]
+        for entry in entries {
+            if ignoreFileNames.contains(entry.name) {
+                let path = prefix + entry.name
+                found.append(Watched(path: path, signature: FileSignature.of(root.appending(relative: path)), presenceOnly: false))
+            } else if entry.name == repositoryMarker {
+                found.append(Watched(path: prefix + entry.name, signature: FileSignature.of(root.appending(relative: prefix + entry.name)), presenceOnly: true))
+                let exclude = prefix + excludeFile
+                found.append(Watched(path: exclude, signature: FileSignature.of(root.appending(relative: exclude)), presenceOnly: false))
+            }
+        }
+        return found
+    }
+
+    /// What to watch in the folders above `root`: the walk reads their ignore files too.
+    static func watchedAbove(root: FilePath) -> [Watched] {
+        guard let resolved = root.withPlatformString({ realpath($0, nil) }) else { return [] }
+        let depth = String(cString: resolved).split(separator: "/").count
+        free(resolved)
+        var found: [Watched] = []
+        var up: [UInt8] = []
+        for _ in 0..<depth {
+            up += Array("../".utf8)
+            for name in ignoreFileNames + [repositoryMarker, excludeFile] {
+                let path = up + name
+                found.append(Watched(path: path, signature: FileSignature.of(root.appending(relative: path)),
+                                     presenceOnly: name == repositoryMarker))
+            }
+        }
+        return found
+    }
+
+    /// The folders as they are now when a walk would find what this listing records (with fresh
+    /// signatures, racy ones marked), or `nil` when it would not. Runs on up to two threads.
+    public func currentDirectories(root: FilePath, racyAfter instant: Int) -> [Directory]? {
+        guard watched.allSatisfy({ $0.isCurrent(root: root) }) else { return nil }
+        let directories = self.directories
+        let parts = directories.count >= 512 ? 2 : 1
+        let results = SlotArray<[Directory]>(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let range = (directories.count * part / parts)..<(directories.count * (part + 1) / parts)
+            var current: [Directory] = []
+            current.reserveCapacity(range.count)
+            for directory in directories[range] {
+                let path = root.appending(relative: directory.path)
+                guard case .success(let status) = path.status(), status.st_mode & S_IFMT == S_IFDIR else { return }
+                let now = FileSignature(status)
+                if directory.signature.matches(now) {
+                    current.append(directory)
+                    continue
+                }
+                // Changed: the same names (a file renamed over another, a temporary file come
+                // and gone) walk the same.
+                guard directory.signature.inode == now.inode, case .success(let entries) = path.directoryEntries(),
+                      TreeListing.entriesHash(entries) == directory.entriesHash else { return }
+                current.append(Directory(path: directory.path, signature: now.checked(racyAfter: instant), entriesHash: directory.entriesHash))
+            }
+            results.set(part, current)
+        }
+        var all: [Directory] = []
+        all.reserveCapacity(directories.count)
+        for part in 0..<parts {
+            guard let current = results.take(part) else { return nil }
+            all += current
+        }
+        return all
+    }
+}
