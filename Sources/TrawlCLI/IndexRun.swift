@@ -22,8 +22,8 @@ public struct IndexRun: Sendable {
         }
         report.notes.forEach(Console.error)
         report.errors.forEach(Console.error)
+        let elapsed = monotonicNanoseconds() - start
         if stats {
-            let elapsed = monotonicNanoseconds() - start
             var lists = 0, segments = 0
             if case .success(let stored?) = TreeIndexStore.open(root: root) {
                 lists = stored.trigramListCount

@@ -83,6 +83,7 @@ public struct ReplaceRun: Sendable {
         var totals = (files: 0, changes: 0, bytes: 0)
         var searched = 0
         let walked: Walker.Result
+        var narrowing: TreeIndexNarrowing?
         if action == .interactive {
             // Questions come one at a time, in order: walk first, then go file by file.
             walked = Walker(options: walk).walk(roots)
@@ -96,11 +97,12 @@ public struct ReplaceRun: Sendable {
         } else {
             var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
             let run = self
-            let narrowing = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
-            narrowing?.problems.forEach(Console.error)
+            let narrowed = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
+            narrowed?.problems.forEach(Console.error)
+            narrowing = narrowed
             let walker = Walker(options: walk)
             walked = processInOrder(produce: { visit in
-                narrowing?.files(roots, walker: walker, visit: visit) ?? walker.walk(roots) { visit(NarrowedFile($0)) }
+                narrowed?.files(roots, walker: walker, visit: visit) ?? walker.walk(roots) { visit(NarrowedFile($0)) }
             }, work: { (item: NarrowedFile) in
                 // The index shows this unchanged file holds no match: nothing to replace.
                 if let size = item.sizeIfRuledOut() { return Outcome(bytes: size) }
@@ -138,7 +140,7 @@ public struct ReplaceRun: Sendable {
             Console.write(summary + (action == .preview && totals.changes > 0 ? " (preview: nothing written; add --write to apply)" : "") + "\n", to: 2)
         }
         if stats {
-            Console.write("\(searched) files searched, \(totals.bytes) bytes, \(totals.changes) replacements, \(formatSeconds(monotonicNanoseconds() - start))\n", to: 2)
+            Console.write("\(searched) files searched, \(totals.bytes) bytes, \(totals.changes) replacements, \(formatSeconds(monotonicNanoseconds() - start))\(narrowing?.listsFiles == true ? ", files listed by the index" : "")\n", to: 2)
         }
         if failed { return 2 }
         return totals.changes > 0 ? 0 : 1

@@ -9,7 +9,8 @@ import TrawlFiles
 /// Where a tree's index lives (`ROOT/.trawl/`: the manifest `index` and its `postings-…` segment
 /// files) and how it is read and written. Segments are written under new names and flushed
 /// before the manifest that names them is renamed over the old one, so a crash or a kill at any
-/// point leaves the old index whole; segments no longer named are removed after.
+/// point leaves the old index whole; segments no longer named are removed after. Writers take
+/// `.trawl/lock` first.
 public enum TreeIndexStore {
     /// The folder's name (the walk never enters it).
     public static let folderName = ".trawl"
@@ -67,6 +68,24 @@ public enum TreeIndexStore {
         }
     }
 
+    /// Runs `body` holding the index's write lock (`.trawl/lock`), so that two runs never write at
+    /// once; the lock goes with the process, even when it is killed.
+    static func withWriteLock<R>(root: FilePath, _ body: () throws(Errno) -> R) throws(Errno) -> R {
+        try makeFolder(root: root)
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(folder(root).appending("lock"), .readWrite, options: [.create, .closeOnExec],
+                                                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw error as? Errno ?? .ioError
+        }
+        defer { try? descriptor.close() }
+        while flock(descriptor.rawValue, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw Errno(rawValue: errno) }
+        }
+        return try body()
+    }
+
     /// A fresh segment file name.
     static func newSegmentName() -> String {
         var random = SystemRandomNumberGenerator()
@@ -96,11 +115,13 @@ public enum TreeIndexStore {
             _ = fsync(directory.rawValue)
             try? directory.close()
         }
+        // Under the lock nothing else writes here: segments not named and temporary manifests
+        // are leftovers (of runs that were killed).
         let named = Set(manifest.segments.map(\.name))
         if case .success(let entries) = folder.directoryEntries() {
             for entry in entries {
                 let name = String(decoding: entry.name, as: UTF8.self)
-                if TreeManifest.isSegmentName(name) && !named.contains(name) {
+                if (TreeManifest.isSegmentName(name) && !named.contains(name)) || (name.hasPrefix(manifestName + ".") && name.hasSuffix(".tmp")) {
                     _ = folder.appending(name).withPlatformString { unlink($0) }
                 }
             }

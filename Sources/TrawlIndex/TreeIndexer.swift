@@ -55,8 +55,11 @@ public struct TreeIndexer: Sendable {
 
     /// Builds the index (every file read when `rebuild`, or when there is none) or refreshes it.
     public func update(rebuild: Bool = false) throws(Errno) -> Report {
+        try TreeIndexStore.withWriteLock(root: root) { () throws(Errno) in try update(rebuild: rebuild, locked: ()) }
+    }
+
+    private func update(rebuild: Bool, locked: Void) throws(Errno) -> Report {
         var report = Report()
-        try TreeIndexStore.makeFolder(root: root)
         let instant = FileSignature.racyInstant()
         var old: StoredTreeIndex?
         if !rebuild {
@@ -159,7 +162,7 @@ public struct TreeIndexer: Sendable {
         } else {
             if old != nil {
                 // Files kept from the old index have no keys here: read everything.
-                var again = try TreeIndexer(root: root).update(rebuild: true)
+                var again = try update(rebuild: true, locked: ())
                 again.notes = report.notes + again.notes
                 return again
             }
