@@ -13,29 +13,46 @@ public struct NGramIndex: Sendable {
 
     init(postings: [UInt32: PostingList]) { self.postings = postings }
 
-    /// An index of units given in ascending order, each with its distinct trigram keys: built
-    /// with a flat table over every possible key (64 MiB, briefly) when there are many units,
-    /// instead of a dictionary lookup per (trigram, unit) pair.
-    init(units: some Sequence<(number: UInt32, keys: [UInt32])>) {
-        var slots = [Int32](repeating: -1, count: 1 << 24)
-        var lists: [[UInt32]] = []
+    /// An index of units given in ascending order, each with its distinct trigram keys: built in
+    /// two passes over a flat count per possible key (64 MiB, briefly) — count, then place each
+    /// unit in one array — instead of a dictionary lookup or an array append per (trigram, unit).
+    init(units: some Collection<(number: UInt32, keys: [UInt32])>) {
+        var starts = [UInt32](repeating: 0, count: 1 << 24 + 1)
         var keys: [UInt32] = []
-        slots.withUnsafeMutableBufferPointer { slots in
-            for (number, unitKeys) in units {
-                for key in unitKeys {
-                    var slot = Int(slots[Int(key)])
-                    if slot < 0 {
-                        slot = lists.count
-                        slots[Int(key)] = Int32(slot)
-                        lists.append([])
-                        keys.append(key)
+        var flat: [UInt32] = []
+        starts.withUnsafeMutableBufferPointer { starts in
+            var total = 0
+            for unit in units {
+                for key in unit.keys { starts[Int(key) + 1] &+= 1 }
+                total += unit.keys.count
+            }
+            var running: UInt32 = 0
+            for key in 0..<(1 << 24) {
+                let count = starts[key + 1]
+                if count > 0 { keys.append(UInt32(key)) }
+                starts[key + 1] = running
+                running &+= count
+            }
+            // starts[key + 1] is now where key's list begins; filling moves it to its end, which
+            // is where the next key's list begins.
+            flat = [UInt32](unsafeUninitializedCapacity: total) { buffer, count in
+                for unit in units {
+                    for key in unit.keys {
+                        let at = Int(starts[Int(key) + 1])
+                        buffer[at] = unit.number
+                        starts[Int(key) + 1] = UInt32(at + 1)
                     }
-                    lists[slot].append(number)
                 }
+                count = total
             }
         }
         postings.reserveCapacity(keys.count)
-        for (slot, key) in keys.enumerated() { postings[key] = PostingList(sortedUnits: lists[slot]) }
+        var start = 0
+        for key in keys {
+            let end = Int(starts[Int(key) + 1])
+            postings[key] = PostingList(sortedUnits: Array(flat[start..<end]))
+            start = end
+        }
     }
 
     /// Records that `unit` holds each of `trigrams`.
