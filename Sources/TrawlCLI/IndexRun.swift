@@ -30,7 +30,7 @@ public struct IndexRun: Sendable {
                 segments = stored.manifest.segments.count
             }
             let what = report.rebuilt ? "built" : report.written ? "refreshed" : "unchanged"
-            Console.write("\(report.files) files, \(report.indexed) indexed (\(report.read) read, \(report.bytesRead) bytes); "
+            Console.write("\(report.files) files, \(report.indexed) indexed holding \(report.indexedBytes) bytes (\(report.read) read, \(report.bytesRead) bytes); "
                 + "\(what)\(report.walked ? " after a walk" : " without a walk"); \(lists) trigram lists in \(segments) segment\(segments == 1 ? "" : "s"), "
                 + "index \(TreeIndexStore.byteCount(root: root)) bytes, \(formatSeconds(elapsed))\n")
         }

@@ -1,3 +1,5 @@
+import Dispatch
+import TrawlFiles
 import TrawlMatch
 import TrawlText
 
@@ -54,16 +56,28 @@ public struct DocumentIndex: Sendable {
         let spans = DocumentIndex.cut(0..<text.utf8Count, into: unitLength)
         positions = spans.indices.map(Int32.init)
         units = SumTree(spans.enumerated().map { Unit(length: $1.count, number: UInt32($0)) })
-        trigrams = TrigramCollector.withCollector { collector in
-            let keys = spans.enumerated().lazy.map { (number: UInt32($0), keys: collector.distinct(startingIn: $1, of: text)) }
-            // A flat table pays for itself only over many units.
-            guard spans.count >= 64 else {
+        // A flat table pays for itself only over many units.
+        guard spans.count >= 64 else {
+            trigrams = TrigramCollector.withCollector { collector in
                 var index = NGramIndex()
-                for (number, unitKeys) in keys { index.add(unitKeys.lazy.map { Trigram(key: $0) }, to: number) }
+                for (number, span) in spans.enumerated() {
+                    index.add(collector.distinct(startingIn: span, of: text).lazy.map { Trigram(key: $0) }, to: UInt32(number))
+                }
                 return index
             }
-            return NGramIndex(units: keys)
+            return
         }
+        // Each unit's trigrams are collected on the cores at hand, then placed in one pass.
+        let slots = SlotArray<[UInt32]>(count: spans.count)
+        let parts = min(spans.count, 16)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            TrigramCollector.withCollector { collector in
+                for number in (spans.count * part / parts)..<(spans.count * (part + 1) / parts) {
+                    slots.set(number, collector.distinct(startingIn: spans[number], of: text))
+                }
+            }
+        }
+        trigrams = NGramIndex(units: (0..<spans.count).map { (number: UInt32($0), keys: slots.take($0) ?? []) })
     }
 
     /// The number of units.

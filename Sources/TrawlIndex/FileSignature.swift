@@ -16,16 +16,19 @@ public struct FileSignature: Sendable, Hashable {
     /// Status change time (`ctime`) in nanoseconds: moves on a write, a chmod, a rename over it.
     public var changed: Int
     public var inode: UInt64
+    /// Type and permission bits (`st_mode`): a chmod within the same timestamp tick still shows.
+    public var mode: UInt32
 
     /// The `modified` of a file recorded within its timestamp's granularity of a change: the file
     /// may change again unseen ("racily clean" in git), so it never matches and is read next time.
     public static let racy = -1
 
-    public init(size: Int, modified: Int, changed: Int, inode: UInt64) {
+    public init(size: Int, modified: Int, changed: Int, inode: UInt64, mode: UInt32) {
         self.size = size
         self.modified = modified
         self.changed = changed
         self.inode = inode
+        self.mode = mode
     }
 
     /// The signature of a `stat`.
@@ -35,8 +38,10 @@ public struct FileSignature: Sendable, Hashable {
         #else
         let modified = status.st_mtim, changed = status.st_ctim
         #endif
-        self.init(size: Int(status.st_size), modified: Int(modified.tv_sec) * 1_000_000_000 + Int(modified.tv_nsec),
-                  changed: Int(changed.tv_sec) * 1_000_000_000 + Int(changed.tv_nsec), inode: UInt64(status.st_ino))
+        // Wrapping: a timestamp past 2262 still gives a value to compare (never a trap).
+        self.init(size: Int(status.st_size), modified: Int(modified.tv_sec) &* 1_000_000_000 &+ Int(modified.tv_nsec),
+                  changed: Int(changed.tv_sec) &* 1_000_000_000 &+ Int(changed.tv_nsec), inode: UInt64(status.st_ino),
+                  mode: UInt32(status.st_mode))
     }
 
     /// The signature of the file at `path` now (links followed), or `nil` when it cannot be stat'ed.
@@ -61,7 +66,10 @@ public struct FileSignature: Sendable, Hashable {
     }
 
     /// This signature, marked racy when the file was modified at or after `instant` (nanoseconds
-    /// since the epoch). Only the modification time counts: a later write always moves it.
+    /// since the epoch). Only the modification time counts: a later write always moves it. (A
+    /// same-size rewrite that also restores the old modification time within the status-change
+    /// time's granularity after the `stat` would go unseen; the change time is not checked for
+    /// raciness, which would make every freshly copied or touched file be read again.)
     public func checked(racyAfter instant: Int) -> FileSignature {
         var signature = self
         if modified >= instant { signature.modified = FileSignature.racy }

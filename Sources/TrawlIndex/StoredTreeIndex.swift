@@ -73,7 +73,7 @@ struct StoredSegment: Sendable {
         let postingsLength = Int(clamping: Format.readUInt(header, 20, 8))
         guard count <= reference.size / Format.tableEntryLength else { throw .corrupt("bad layout") }
         let postingsOffset = Format.headerLength + count * Format.tableEntryLength + 8
-        guard postingsOffset + postingsLength == reference.size else { throw .corrupt("segment length") }
+        guard postingsOffset <= reference.size, postingsLength == reference.size - postingsOffset else { throw .corrupt("segment length") }
         let table = try read(Format.headerLength, postingsOffset - Format.headerLength)
         guard Format.readUInt(table, table.count - 8, 8) == Format.checksum(table[0..<(table.count - 8)]) else {
             throw .corrupt("trigram table checksum")
@@ -115,8 +115,9 @@ struct StoredSegment: Sendable {
         var last: UInt64 = 0
         for position in 0..<count {
             let value = try reader.varint()
-            let unit = position == 0 ? value : last + value
-            guard unit < UInt64(numberLimit), position == 0 || value > 0 else { throw .corrupt("bad posting") }
+            let (sum, overflow) = last.addingReportingOverflow(value)
+            let unit = position == 0 ? value : sum
+            guard !overflow, unit < UInt64(numberLimit), position == 0 || value > 0 else { throw .corrupt("bad posting") }
             units.append(UInt32(unit))
             last = unit
         }

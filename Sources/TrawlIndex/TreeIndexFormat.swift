@@ -7,7 +7,8 @@
 /// ```
 /// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 2, u64 body length, u64 body checksum,
 ///                             u64 checksum of the 28 bytes before it
-/// manifest body               varint next file number;
+/// manifest body               varint next file number; path of the root (absolute, resolved);
+///                             u8 1 when the walk listed everything (no errors), else 0;
 ///                             varint segment count, per segment: varint name length, name,
 ///                               varint size, u64 checksum of its header;
 ///                             varint folder count, per folder: path, signature, u64 entries hash;
@@ -18,7 +19,8 @@
 ///                               (0: not indexed), signature
 ///   path                      varint bytes shared with the previous path of its table, varint
 ///                             length of the rest, the rest
-///   signature                 varint size, zigzag modified, zigzag changed (ns), varint inode
+///   signature                 varint size, zigzag modified, zigzag changed (ns), varint inode,
+///                             varint mode
 /// segment header (36 bytes)   "TRAWLSG\0", u32 version = 2, u64 trigram count, u64 postings
 ///                             length, u64 checksum of the 28 bytes before it
 /// trigram table               per trigram, ascending: 3 key bytes, u32 list offset (from the
@@ -57,6 +59,9 @@ public enum TreeIndexFormat {
     public static func encode(_ manifest: TreeManifest) -> [UInt8] {
         var body: [UInt8] = []
         appendVarint(UInt64(manifest.nextNumber), to: &body)
+        var none: [UInt8] = []
+        appendPath(manifest.listing.root, after: &none, to: &body)
+        body.append(manifest.listing.isComplete ? 1 : 0)
         appendVarint(UInt64(manifest.segments.count), to: &body)
         for segment in manifest.segments {
             let name = Array(segment.name.utf8)
@@ -98,10 +103,14 @@ public enum TreeIndexFormat {
     /// The manifest in `bytes`, checked.
     public static func decodeManifest(_ bytes: [UInt8]) throws(Error) -> TreeManifest {
         let bodyLength = try checkHeader(bytes, magic: manifestMagic, total: bytes.count)
-        guard bytes.count == headerLength + bodyLength else { throw .corrupt("manifest length") }
+        guard bodyLength == bytes.count - headerLength else { throw .corrupt("manifest length") }
         guard readUInt(bytes, 20, 8) == checksum(bytes[headerLength...]) else { throw .corrupt("manifest checksum") }
         var reader = Reader(bytes: bytes, position: headerLength, end: bytes.count)
         guard let nextNumber = UInt32(exactly: try reader.varint()) else { throw .corrupt("bad file number") }
+        var none: [UInt8] = []
+        let root = try reader.path(after: &none)
+        let complete = try reader.byte()
+        guard complete <= 1 else { throw .corrupt("bad listing state") }
         var segments: [TreeManifest.Segment] = []
         for _ in 0..<(try reader.count()) {
             let length = try reader.count()
@@ -111,7 +120,8 @@ public enum TreeIndexFormat {
             let header = readUInt(Array(try reader.bytes(8)), 0, 8)
             segments.append(TreeManifest.Segment(name: name, size: size, headerChecksum: header))
         }
-        var listing = TreeListing()
+        guard !segments.isEmpty else { throw .corrupt("no segment") }
+        var listing = TreeListing(root: root, isComplete: complete == 1)
         var previous: [UInt8] = []
         for _ in 0..<(try reader.count()) {
             let path = try reader.path(after: &previous)
@@ -238,6 +248,7 @@ public enum TreeIndexFormat {
         appendZigzag(signature.modified, to: &out)
         appendZigzag(signature.changed, to: &out)
         appendVarint(signature.inode, to: &out)
+        appendVarint(UInt64(signature.mode), to: &out)
     }
 
     static func readUInt(_ bytes: [UInt8], _ offset: Int, _ width: Int) -> UInt64 {
@@ -301,7 +312,9 @@ public enum TreeIndexFormat {
         mutating func signature() throws(Error) -> FileSignature {
             let size = Int(clamping: try varint())
             let modified = try zigzag(), changed = try zigzag()
-            return FileSignature(size: size, modified: modified, changed: changed, inode: try varint())
+            let inode = try varint()
+            guard let mode = UInt32(exactly: try varint()) else { throw .corrupt("bad mode") }
+            return FileSignature(size: size, modified: modified, changed: changed, inode: inode, mode: mode)
         }
     }
 }

@@ -23,6 +23,8 @@ public struct TreeIndexer: Sendable {
         /// Files listed (those the default walk selects), and how many of them are indexed text.
         public var files = 0
         public var indexed = 0
+        /// The bytes of the indexed files.
+        public var indexedBytes = 0
         /// Files read, and their bytes.
         public var read = 0
         public var bytesRead = 0
@@ -82,20 +84,21 @@ public struct TreeIndexer: Sendable {
             let previous = old.map { Dictionary($0.listing.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
             produce = { emit in
                 var directories: [TreeListing.Directory] = []
-                var watched = TreeListing.watchedAbove(root: root)
+                var watched = TreeListing.watchedAbove(root: root, racyAfter: instant)
                 let result = Walker(options: WalkOptions()).walk([root], visit: { file in
                     let relative = TreeIndexer.relative(file.path, to: root)
                     emit(Item(path: relative, previous: previous[relative]))
-                }, visitDirectory: { _, relative, status, entries in
+                }, visitDirectory: { path, relative, status, entries in
                     directories.append(TreeListing.Directory(path: relative, signature: FileSignature(status).checked(racyAfter: instant),
-                                                             entriesHash: TreeListing.entriesHash(entries)))
-                    watched += TreeListing.watched(in: relative, entries: entries, root: root)
+                                                             entriesHash: TreeListing.entriesHash(entries, in: path)))
+                    watched += TreeListing.watched(in: relative, entries: entries, root: root, racyAfter: instant)
                 })
                 return (result, directories, watched)
             }
         }
         var files: [TreeListing.File] = []
         var added: [(position: Int, keys: [UInt32])] = []
+        var complete = true
         let found = processInOrder(produce: produce, work: { item -> Outcome in
             let path = root.appending(relative: item.path)
             guard let signature = FileSignature.of(path) else { return .gone }
@@ -118,13 +121,18 @@ public struct TreeIndexer: Sendable {
                 files.append(TreeListing.File(path: path, number: nil, signature: signature))
                 report.read += 1
                 report.bytesRead += signature.size
-            case .gone: break
+            case .gone:
+                // Its name may come back unseen by its folder's entries: the next search walks.
+                complete = false
             }
         })
         report.errors = found.result.errors
         report.files = files.count
         report.indexed = files.reduce(0) { $0 + ($1.number == nil ? 0 : 1) } + added.count
-        let listing = TreeListing(files: files, directories: found.directories, watched: found.watched)
+        report.indexedBytes = files.reduce(0) { $0 + ($1.number == nil ? 0 : $1.signature.size) }
+            + added.reduce(0) { $0 + files[$1.position].signature.size }
+        let listing = TreeListing(root: TreeListing.resolvedPath(of: root) ?? [], isComplete: complete && found.result.errors.isEmpty,
+                                  files: files, directories: found.directories, watched: found.watched)
         if let old, added.isEmpty, listing == old.listing { return report }
 
         let live = Set(files.lazy.compactMap(\.number))
@@ -151,7 +159,7 @@ public struct TreeIndexer: Sendable {
                 for key in keys { postings[key, default: []].append(next) }
                 next += 1
             }
-            manifest = TreeManifest(listing: TreeListing(files: files, directories: listing.directories, watched: listing.watched),
+            manifest = TreeManifest(listing: TreeListing(root: listing.root, isComplete: listing.isComplete, files: files, directories: listing.directories, watched: listing.watched),
                                     segments: Array(old.manifest.segments.dropLast(replaced)), nextNumber: next)
             if !postings.isEmpty {
                 let bytes = TreeIndexFormat.encodeSegment(NGramIndex(postings: postings.mapValues { PostingList(sortedUnits: $0.sorted()) }))
@@ -172,7 +180,7 @@ public struct TreeIndexer: Sendable {
             let bytes = TreeIndexFormat.encodeSegment(index)
             let name = TreeIndexStore.newSegmentName()
             segments.append((name, bytes))
-            manifest = TreeManifest(listing: TreeListing(files: files, directories: listing.directories, watched: listing.watched),
+            manifest = TreeManifest(listing: TreeListing(root: listing.root, isComplete: listing.isComplete, files: files, directories: listing.directories, watched: listing.watched),
                                     segments: [TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes))],
                                     nextNumber: UInt32(added.count))
         }

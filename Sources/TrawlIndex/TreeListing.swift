@@ -62,7 +62,7 @@ public struct TreeListing: Sendable, Equatable {
         }
 
         /// The signature recorded for a present path whose presence alone counts.
-        static let present = FileSignature(size: 0, modified: 0, changed: 0, inode: 0)
+        static let present = FileSignature(size: 0, modified: 0, changed: 0, inode: 0, mode: 0)
 
         /// Whether the path is as recorded now.
         func isCurrent(root: FilePath) -> Bool {
@@ -73,14 +73,29 @@ public struct TreeListing: Sendable, Equatable {
         }
     }
 
+    /// The root's absolute path with links resolved: ignore rules above the root match against
+    /// it, so a tree that moved is walked again.
+    public var root: [UInt8]
+    /// Whether the walk met no problem (an unreadable folder, a file gone while it was indexed):
+    /// only a complete listing stands in for a walk.
+    public var isComplete: Bool
     public var files: [File]
     public var directories: [Directory]
     public var watched: [Watched]
 
-    public init(files: [File] = [], directories: [Directory] = [], watched: [Watched] = []) {
+    public init(root: [UInt8] = [], isComplete: Bool = true, files: [File] = [], directories: [Directory] = [], watched: [Watched] = []) {
+        self.root = root
+        self.isComplete = isComplete
         self.files = files
         self.directories = directories
         self.watched = watched
+    }
+
+    /// `root`'s absolute path with links resolved, or `nil`.
+    public static func resolvedPath(of root: FilePath) -> [UInt8]? {
+        guard let resolved = root.withPlatformString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return Array(String(cString: resolved).utf8CString.dropLast().map { UInt8(bitPattern: $0) })
     }
 
     /// The names of the ignore files the walk reads in a folder, and of the marker that makes it
@@ -89,45 +104,54 @@ public struct TreeListing: Sendable, Equatable {
     static let repositoryMarker = Array(".git".utf8)
     static let excludeFile = Array(".git/info/exclude".utf8)
 
-    /// FNV-1a over the entries' names and types.
-    public static func entriesHash(_ entries: [DirectoryEntry]) -> UInt64 {
+    /// FNV-1a over the entries' names and kinds, of the folder at `path`. Where the file system
+    /// does not give an entry's type, it is looked up (`lstat`), as the walk does: a file turned
+    /// into a link or a folder under the same name changes the hash.
+    public static func entriesHash(_ entries: [DirectoryEntry], in path: FilePath) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for entry in entries {
             for byte in entry.name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            hash = (hash ^ 0x100 ^ UInt64(entry.type)) &* 0x0000_0100_0000_01B3
+            var kind = UInt64(entry.type)
+            if entry.type == UInt8(DT_UNKNOWN) {
+                if case .success(let status) = path.appending(relative: entry.name).linkStatus() {
+                    kind = 0x200 | UInt64(status.st_mode & S_IFMT)
+                }
+            }
+            hash = (hash ^ 0x100 ^ kind) &* 0x0000_0100_0000_01B3
         }
         return hash
     }
 
-    /// What to watch in a folder the walk entered, given its entries.
-    static func watched(in relative: [UInt8], entries: [DirectoryEntry], root: FilePath) -> [Watched] {
+    /// What to watch in a folder the walk entered, given its entries. The walk read the ignore
+    /// files before this `stat`: one changed in between, or too recently to trust, is recorded as
+    /// racy (never current), so the next search walks.
+    static func watched(in relative: [UInt8], entries: [DirectoryEntry], root: FilePath, racyAfter instant: Int) -> [Watched] {
         var found: [Watched] = []
         let prefix = relative.isEmpty ? [] : relative + [UInt8(ascii: "/")]
         for entry in entries {
             if ignoreFileNames.contains(entry.name) {
                 let path = prefix + entry.name
-                found.append(Watched(path: path, signature: FileSignature.of(root.appending(relative: path)), presenceOnly: false))
+                found.append(Watched(path: path, signature: FileSignature.of(root.appending(relative: path))?.checked(racyAfter: instant), presenceOnly: false))
             } else if entry.name == repositoryMarker {
                 found.append(Watched(path: prefix + entry.name, signature: FileSignature.of(root.appending(relative: prefix + entry.name)), presenceOnly: true))
                 let exclude = prefix + excludeFile
-                found.append(Watched(path: exclude, signature: FileSignature.of(root.appending(relative: exclude)), presenceOnly: false))
+                found.append(Watched(path: exclude, signature: FileSignature.of(root.appending(relative: exclude))?.checked(racyAfter: instant), presenceOnly: false))
             }
         }
         return found
     }
 
     /// What to watch in the folders above `root`: the walk reads their ignore files too.
-    static func watchedAbove(root: FilePath) -> [Watched] {
-        guard let resolved = root.withPlatformString({ realpath($0, nil) }) else { return [] }
-        let depth = String(cString: resolved).split(separator: "/").count
-        free(resolved)
+    static func watchedAbove(root: FilePath, racyAfter instant: Int) -> [Watched] {
+        guard let resolved = resolvedPath(of: root) else { return [] }
+        let depth = resolved.split(separator: UInt8(ascii: "/")).count
         var found: [Watched] = []
         var up: [UInt8] = []
         for _ in 0..<depth {
             up += Array("../".utf8)
             for name in ignoreFileNames + [repositoryMarker, excludeFile] {
                 let path = up + name
-                found.append(Watched(path: path, signature: FileSignature.of(root.appending(relative: path)),
+                found.append(Watched(path: path, signature: FileSignature.of(root.appending(relative: path))?.checked(racyAfter: instant),
                                      presenceOnly: name == repositoryMarker))
             }
         }
@@ -137,7 +161,7 @@ public struct TreeListing: Sendable, Equatable {
     /// The folders as they are now when a walk would find what this listing records (with fresh
     /// signatures, racy ones marked), or `nil` when it would not. Runs on up to two threads.
     public func currentDirectories(root: FilePath, racyAfter instant: Int) -> [Directory]? {
-        guard watched.allSatisfy({ $0.isCurrent(root: root) }) else { return nil }
+        guard isComplete, TreeListing.resolvedPath(of: root) == self.root, watched.allSatisfy({ $0.isCurrent(root: root) }) else { return nil }
         let directories = self.directories
         let parts = directories.count >= 512 ? 2 : 1
         let results = SlotArray<[Directory]>(count: parts)
@@ -156,7 +180,7 @@ public struct TreeListing: Sendable, Equatable {
                 // Changed: the same names (a file renamed over another, a temporary file come
                 // and gone) walk the same.
                 guard directory.signature.inode == now.inode, case .success(let entries) = path.directoryEntries(),
-                      TreeListing.entriesHash(entries) == directory.entriesHash else { return }
+                      TreeListing.entriesHash(entries, in: path) == directory.entriesHash else { return }
                 current.append(Directory(path: directory.path, signature: now.checked(racyAfter: instant), entriesHash: directory.entriesHash))
             }
             results.set(part, current)

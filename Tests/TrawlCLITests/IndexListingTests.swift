@@ -75,6 +75,24 @@ import Testing
         #expect(unchanged.stdout.contains("(0 read") && unchanged.stdout.contains("unchanged without a walk"), "\(unchanged.stdout)")
     }
 
+    @Test func aMovedTreeIsWalkedAgainAndFarTimestampsAreHandled() throws {
+        let tree = try indexedTree()
+        // Ignore rules above the root match against its path: a moved tree is walked.
+        let moved = tree.deletingLastPathComponent().appendingPathComponent("moved/deeper")
+        try FileManager.default.createDirectory(at: moved.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: tree, to: moved)
+        #expect(try !isListed(moved))
+        try checks.expectSameResults(in: moved, "moved")
+        #expect(try trawl(["index", "--stats", "."], in: moved).stdout.contains("after a walk"))
+        #expect(try isListed(moved))
+        // Timestamps past 2262 do not fit in 64-bit nanoseconds: still compared, never a crash.
+        let main = moved.appendingPathComponent("Sources/App/main.swift")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 10_500_000_000)], ofItemAtPath: main.path)
+        let refreshed = try trawl(["index", "--stats", "."], in: moved)
+        #expect(refreshed.status == 0 && refreshed.stdout.contains("(1 read"), "\(refreshed.stdout)\(refreshed.stderr)")
+        try checks.expectSameResults(in: moved, "far timestamp")
+    }
+
     @Test func refreshesAddSegmentsThenMergeThemAndResultsStayTheSame() throws {
         let tree = try indexedTree()
         let folder = tree.appendingPathComponent(".trawl")

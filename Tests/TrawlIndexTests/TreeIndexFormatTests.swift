@@ -17,13 +17,13 @@ import TrawlText
 
     func randomSignature(_ random: inout SeededGenerator) -> FileSignature {
         FileSignature(size: Int.random(in: 0...1 << 40, using: &random), modified: Int.random(in: -5...Int(Int32.max), using: &random) * 1000,
-                      changed: Int.random(in: 0...Int(Int32.max), using: &random), inode: UInt64.random(in: 0...UInt64.max, using: &random))
+                      changed: Int.random(in: 0...Int(Int32.max), using: &random), inode: UInt64.random(in: 0...UInt64.max, using: &random), mode: UInt32.random(in: 0...0o177777, using: &random))
     }
 
     /// A base segment of 150 files and a later one of 60, with paths sharing prefixes (one not
     /// UTF-8), unindexed files, folders and watched paths of every kind.
     func sample(_ random: inout SeededGenerator) -> Sample {
-        var listing = TreeListing()
+        var listing = TreeListing(root: Array("/tmp/some/root".utf8), isComplete: false)
         var texts: [UInt32: [UInt8]] = [:]
         var base = NGramIndex(), later = NGramIndex(), whole = NGramIndex()
         for number in 0..<210 {

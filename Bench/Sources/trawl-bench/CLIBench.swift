@@ -49,35 +49,8 @@ struct CLIBench {
         if report.wants("cli.replace") { try replaceBench(trawl: trawl, tree: tree) }
     }
 
-    /// Builds (if needed) and returns the release `trawl` of the package beside Bench.
-    private func buildTrawl() throws -> String {
-        // The package this Bench belongs to (Bench/Sources/trawl-bench/ -> the root), whatever its folder is called.
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
-        let build = try runTool("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "trawl", "--package-path", packageRoot])
-        guard build.status == 0 else { throw BenchError("building trawl failed:\n\(build.stdout)\(build.stderr)") }
-        return packageRoot + "/.build/release/trawl"
-    }
-
-    struct Timed {
-        var figure: Figure
-        var output: String
-    }
-
-    /// Runs a command `runs` times (after one warm-up run), reporting milliseconds.
-    private func timeProcess(_ name: String, _ command: [String], directory: String? = nil) throws -> Timed {
-        var output = ""
-        func once() throws -> Double {
-            let start = now()
-            let run = try Child.start(command[0], Array(command.dropFirst()), in: directory.map { URL(fileURLWithPath: $0) }).finish()
-            let elapsed = Double(now() - start) / 1e6 // includes reading the (small) output back
-            output = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            return elapsed
-        }
-        _ = try once()
-        let figure = Figure(name: name, unit: "ms", samples: try (0..<runs).map { _ in try once() })
-        report.add(figure)
-        return Timed(figure: figure, output: output)
+    private func timeProcess(_ name: String, _ command: [String]) throws -> Timed {
+        try timeCommand(name, command, runs: runs, report: report)
     }
 
     /// `trawl replace --write` over a fresh copy of the corpus's .swift files, against sd on

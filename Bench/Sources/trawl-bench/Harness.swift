@@ -149,3 +149,39 @@ func corpusText(path: String?, size: Int) throws -> [UInt8] {
     while let last = bytes.last, last & 0x80 != 0 { bytes.removeLast() } // never end inside a scalar
     return bytes
 }
+
+/// Builds (if needed) and returns the release `trawl` of the package beside Bench.
+func buildTrawl() throws -> String {
+    // The package this Bench belongs to (Bench/Sources/trawl-bench/ -> the root), whatever its folder is called.
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    let build = try runTool("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "trawl", "--package-path", packageRoot])
+    guard build.status == 0 else { throw BenchError("building trawl failed:\n\(build.stdout)\(build.stderr)") }
+    return packageRoot + "/.build/release/trawl"
+}
+
+/// A command's timing and what it printed last.
+struct Timed {
+    var figure: Figure
+    var output: String
+}
+
+/// Runs a command `runs` times (after one warm-up run), reporting milliseconds; `before` runs
+/// before each run, untimed.
+func timeCommand(_ name: String, _ command: [String], runs: Int, report: Report, directory: String? = nil,
+                 environment: [String: String] = [:], before: () throws -> Void = {}) throws -> Timed {
+    var output = ""
+    func once() throws -> Double {
+        try before()
+        let start = now()
+        let run = try Child.start(command[0], Array(command.dropFirst()), in: directory.map { URL(fileURLWithPath: $0) },
+                                  environment: environment).finish()
+        let elapsed = Double(now() - start) / 1e6 // includes reading the (small) output back
+        output = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return elapsed
+    }
+    _ = try once()
+    let figure = Figure(name: name, unit: "ms", samples: try (0..<runs).map { _ in try once() })
+    report.add(figure)
+    return Timed(figure: figure, output: output)
+}

@@ -4,13 +4,23 @@ import TrawlTestSupport
 
 /// Group `index`: the document index on a 100 MB document — build throughput, size against the
 /// text, a rare-literal query beside a full literal scan in the same run (answers checked equal),
-/// and a one-character edit.
+/// and a one-character edit; then the tree index (``TreeIndexBench``).
 struct IndexBench {
     var runs: Int
     var corpusPath: String?
     var report: Report
 
     func run() throws {
+        // --corpus DIR (from make-corpus.sh): DIR/swift100m.txt and DIR/tree; or a text file alone.
+        var isFolder: ObjCBool = false
+        let folder = corpusPath.flatMap { FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && isFolder.boolValue ? $0 : nil }
+        let documentPath = folder.map { $0 + "/swift100m.txt" } ?? corpusPath
+        let treePath = folder.map { $0 + "/tree" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+        if !(report.filter?.hasPrefix("index.tree") ?? false) { try documentBench(documentPath) }
+        if !(report.filter?.hasPrefix("index.document") ?? false) { try TreeIndexBench(runs: runs, treePath: treePath, report: report).run() }
+    }
+
+    private func documentBench(_ corpusPath: String?) throws {
         let bytes = try corpusText(path: corpusPath, size: 100_000_000)
         if corpusPath == nil { report.note("no --corpus: a 100 MB document of generated code-like text") }
         let rope = try Rope(validating: bytes)
