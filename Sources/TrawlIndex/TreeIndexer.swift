@@ -99,10 +99,13 @@ public struct TreeIndexer: Sendable {
         var files: [TreeListing.File] = []
         var added: [(position: Int, keys: [UInt32])] = []
         var complete = true
+        let rootBytes = root.bytes
+        let prefix = rootBytes.last == UInt8(ascii: "/") ? rootBytes : rootBytes + [UInt8(ascii: "/")]
         let found = processInOrder(produce: produce, work: { item -> Outcome in
-            let path = root.appending(relative: item.path)
-            guard let signature = FileSignature.of(path) else { return .gone }
+            // Most files are only stat'ed: no FilePath for them.
+            guard let signature = FileSignature.of(pathBytes: prefix + item.path) else { return .gone }
             if let previous = item.previous, previous.signature.matches(signature) { return .unchanged(previous) }
+            let path = FilePath(bytes: prefix + item.path)
             // Only text is indexed (as find searches it); anything else is listed, and always searched.
             guard case .success(let content) = FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)),
                   !content.changedWhileMapped else {
