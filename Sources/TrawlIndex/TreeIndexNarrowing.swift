@@ -143,8 +143,7 @@ public struct TreeIndexNarrowing: Sendable {
             excludedFolders[Array(folder)] = excluded
             return excluded
         }
-        let rootBytes = root.bytes
-        let prefix = rootBytes.last == UInt8(ascii: "/") ? rootBytes : rootBytes + [UInt8(ascii: "/")]
+        let prefix = TreeIndexer.prefix(of: root)
         for file in files {
             if excludes != nil {
                 let folder = file.path.lastIndex(of: UInt8(ascii: "/")).map { file.path[..<$0] } ?? []

@@ -99,8 +99,7 @@ public struct TreeIndexer: Sendable {
         var files: [TreeListing.File] = []
         var added: [(position: Int, keys: [UInt32])] = []
         var complete = true
-        let rootBytes = root.bytes
-        let prefix = rootBytes.last == UInt8(ascii: "/") ? rootBytes : rootBytes + [UInt8(ascii: "/")]
+        let prefix = TreeIndexer.prefix(of: root)
         let found = processInOrder(produce: produce, work: { item -> Outcome in
             // Most files are only stat'ed: no FilePath for them.
             guard let signature = FileSignature.of(pathBytes: prefix + item.path) else { return .gone }
@@ -199,8 +198,13 @@ public struct TreeIndexer: Sendable {
 
     /// The path of a walked file relative to `root`, as the listing keys it.
     public static func relative(_ path: FilePath, to root: FilePath) -> [UInt8] {
-        let full = path.bytes, prefix = root.bytes
-        let withSlash = prefix.last == UInt8(ascii: "/") ? prefix : prefix + [UInt8(ascii: "/")]
-        return full.starts(with: withSlash) ? Array(full[withSlash.count...]) : full
+        let full = path.bytes, prefix = prefix(of: root)
+        return full.starts(with: prefix) ? Array(full[prefix.count...]) : full
+    }
+
+    /// The bytes of `root` ending in one `/`: a listed file's path is this and its relative path.
+    static func prefix(of root: FilePath) -> [UInt8] {
+        let bytes = root.bytes
+        return bytes.last == UInt8(ascii: "/") ? bytes : bytes + [UInt8(ascii: "/")]
     }
 }
