@@ -71,7 +71,7 @@ extension FilePath {
     func appending(name: [UInt8]) -> FilePath { FilePath(bytes: joinedPath(bytes, name)) }
 
     /// The absolute path with every symbolic link resolved (`realpath`), or `nil` (errno set).
-    func resolved() -> FilePath? {
+    public func resolved() -> FilePath? {
         guard let resolved = withPlatformString({ realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
         return FilePath(platformString: resolved)

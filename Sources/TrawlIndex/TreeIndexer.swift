@@ -133,7 +133,7 @@ public struct TreeIndexer: Sendable {
         report.indexed = files.reduce(0) { $0 + ($1.number == nil ? 0 : 1) } + added.count
         report.indexedBytes = files.reduce(0) { $0 + ($1.number == nil ? 0 : $1.signature.size) }
             + added.reduce(0) { $0 + files[$1.position].signature.size }
-        let listing = TreeListing(root: TreeListing.resolvedPath(of: root) ?? [], isComplete: complete && found.result.errors.isEmpty,
+        let listing = TreeListing(root: root.resolved()?.bytes ?? [], isComplete: complete && found.result.errors.isEmpty,
                                   files: files, directories: found.directories, watched: found.watched)
         if let old, added.isEmpty, listing == old.listing { return report }
 

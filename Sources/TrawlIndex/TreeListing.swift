@@ -91,13 +91,6 @@ public struct TreeListing: Sendable, Equatable {
         self.watched = watched
     }
 
-    /// `root`'s absolute path with links resolved, or `nil`.
-    public static func resolvedPath(of root: FilePath) -> [UInt8]? {
-        guard let resolved = root.withPlatformString({ realpath($0, nil) }) else { return nil }
-        defer { free(resolved) }
-        return Array(String(cString: resolved).utf8CString.dropLast().map { UInt8(bitPattern: $0) })
-    }
-
     /// The names of the ignore files the walk reads in a folder, and of the marker that makes it
     /// a repository.
     static let ignoreFileNames = [".gitignore", ".ignore"].map { Array($0.utf8) }
@@ -143,7 +136,7 @@ public struct TreeListing: Sendable, Equatable {
 
     /// What to watch in the folders above `root`: the walk reads their ignore files too.
     static func watchedAbove(root: FilePath, racyAfter instant: Int) -> [Watched] {
-        guard let resolved = resolvedPath(of: root) else { return [] }
+        guard let resolved = root.resolved()?.bytes else { return [] }
         let depth = resolved.split(separator: UInt8(ascii: "/")).count
         var found: [Watched] = []
         var up: [UInt8] = []
@@ -161,7 +154,7 @@ public struct TreeListing: Sendable, Equatable {
     /// The folders as they are now when a walk would find what this listing records (with fresh
     /// signatures, racy ones marked), or `nil` when it would not. Runs on up to two threads.
     public func currentDirectories(root: FilePath, racyAfter instant: Int) -> [Directory]? {
-        guard isComplete, TreeListing.resolvedPath(of: root) == self.root, watched.allSatisfy({ $0.isCurrent(root: root) }) else { return nil }
+        guard isComplete, root.resolved()?.bytes == self.root, watched.allSatisfy({ $0.isCurrent(root: root) }) else { return nil }
         let directories = self.directories
         let parts = directories.count >= 512 ? 2 : 1
         let results = SlotArray<[Directory]>(count: parts)
