@@ -4,3 +4,4 @@
 @_exported import TrawlFiles
 @_exported import TrawlFind
 @_exported import TrawlIndex
+@_exported import TrawlCatalog

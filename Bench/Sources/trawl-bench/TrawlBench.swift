@@ -17,6 +17,12 @@ struct TrawlBench: AsyncParsableCommand {
     @Option(help: "rope, match: a text file (e.g. swift100m.txt), generated text otherwise. cli: the folder from ../shared/tools/make-corpus.sh.")
     var corpus: String?
 
+    @Option(help: "catalog: a JSON Lines catalog (Debian's package list from ../shared/tools/catalog-peers); generated items otherwise.")
+    var catalog: String?
+
+    @Option(help: "catalog: the typed queries (make_queries.py's JSON); drawn from the items otherwise.")
+    var queries: String?
+
     @Option(help: "An editing trace (.json.gz); default: every trace in ../shared/traces.")
     var trace: [String] = []
 
@@ -42,6 +48,8 @@ struct TrawlBench: AsyncParsableCommand {
             try MatchBench(runs: runs, corpusPath: corpus, report: report).run()
         case "index":
             try IndexBench(runs: runs, corpusPath: corpus, report: report).run()
+        case "catalog":
+            try CatalogBench(runs: runs, catalogPath: catalog, queriesPath: queries, report: report).run()
         case "cli":
             try CLIBench(runs: runs, corpusPath: corpus, report: report).run()
         default:

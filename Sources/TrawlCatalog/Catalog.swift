@@ -1,0 +1,188 @@
+/// A searchable collection of items: every word must match, the last one as a prefix, with typo
+/// tolerance, ranked like Meilisearch (typos, proximity, field weight, exactness), with highlights
+/// and facet counts. See ``search(_:)`` and ``CatalogSearcher``.
+///
+/// A value: copying is cheap (copy on write) and a copy is a snapshot that a background search can
+/// read while the original is updated. Upsert, partial update and delete are incremental: an item's
+/// words are appended to the word index under a new internal number and the old number is retired,
+/// so nothing is rebuilt; retired numbers are compacted away once they outnumber the live ones.
+public struct Catalog: Sendable {
+    /// The searched fields, in the order given.
+    public private(set) var fields: [CatalogField]
+
+    var vocabulary = Vocabulary()
+    /// By internal number: the item, or nil once retired.
+    var items: [CatalogItem?] = []
+    /// By internal number: whether the number is the current one of its item.
+    var isLive: [Bool] = []
+    /// By internal number: the first-insertion sequence of the item's id (the last tie-break).
+    var orders: [UInt32] = []
+    var numbersByID: [String: UInt32] = [:]
+    private var nextOrder: UInt32 = 0
+
+    /// Forward index: the words of each item's fields, in order. Item `n`'s field `f` holds
+    /// `words[bounds[n * (F + 1) + f] ..< bounds[n * (F + 1) + f + 1]]`.
+    var words: [UInt32] = []
+    var bounds: [UInt32] = []
+    /// Inverted index: by word number, the internal numbers of the items holding it, ascending.
+    var postings: [[UInt32]] = []
+
+    /// Attribute values, numbered; each item's values as a range of `itemValues`.
+    var attributeNames: [String] = []
+    private var attributeNumbers: [String: Int] = [:]
+    var valueAttribute: [Int] = []
+    var valueStrings: [String] = []
+    private var valueNumbers: [CatalogFilter: UInt32] = [:]
+    var itemValues: [UInt32] = []
+    var valueBounds: [UInt32] = [0]
+    /// By value number: the internal numbers of the items with it, ascending.
+    var valuePostings: [[UInt32]] = []
+
+    /// How many items the catalog holds.
+    public private(set) var count = 0
+    /// Changes with every update; a searcher refines earlier results only for the same generation.
+    public private(set) var generation = 0
+
+    /// An empty catalog searching `fields` (a match in an earlier field ranks higher by default).
+    public init(fields: [CatalogField] = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]) {
+        precondition(!fields.isEmpty, "a catalog searches at least one field")
+        self.fields = fields
+    }
+
+    /// A catalog holding `items` (a later item with an id already seen replaces the earlier one).
+    public init<Items: Sequence<CatalogItem>>(fields: [CatalogField] = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)],
+                                              items: Items) {
+        self.init(fields: fields)
+        upsert(contentsOf: items)
+    }
+
+    var fieldCount: Int { fields.count }
+    var slotCount: Int { items.count }
+
+    // MARK: Reading
+
+    /// The item with `id`, if any.
+    public subscript(id: String) -> CatalogItem? { numbersByID[id].flatMap { items[Int($0)] } }
+
+    /// Every item, in the order their ids were first inserted.
+    public var allItems: [CatalogItem] {
+        numbersByID.values.sorted { orders[Int($0)] < orders[Int($1)] }.compactMap { items[Int($0)] }
+    }
+
+    /// The names of the attributes the items have, in order of first appearance.
+    public var attributes: [String] { attributeNames }
+
+    // MARK: Updating
+
+    /// Inserts `item`, or replaces the item with its id.
+    public mutating func upsert(_ item: CatalogItem) {
+        add(item)
+        vocabulary.sort()
+        compactIfWorthIt()
+        generation += 1
+    }
+
+    /// Inserts or replaces each of `items`, in order.
+    public mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items) {
+        for item in items { add(item) }
+        vocabulary.sort()
+        compactIfWorthIt()
+        generation += 1
+    }
+
+    /// Changes some fields and attributes of the item with `id`, keeping the others; a nil value
+    /// removes that field or attribute. Returns false when there is no such item.
+    @discardableResult
+    public mutating func update(id: String, fields: [String: String?] = [:], attributes: [String: [String]?] = [:]) -> Bool {
+        guard var item = self[id] else { return false }
+        for (name, text) in fields { item.fields[name] = text }
+        for (name, values) in attributes { item.attributes[name] = values }
+        upsert(item)
+        return true
+    }
+
+    /// Removes the item with `id`; returns false when there is none.
+    @discardableResult
+    public mutating func delete(id: String) -> Bool {
+        guard let number = numbersByID.removeValue(forKey: id) else { return false }
+        items[Int(number)] = nil
+        isLive[Int(number)] = false
+        count -= 1
+        compactIfWorthIt()
+        generation += 1
+        return true
+    }
+
+    private mutating func add(_ item: CatalogItem) {
+        let order: UInt32
+        if let old = numbersByID[item.id] {
+            order = orders[Int(old)]
+            items[Int(old)] = nil
+            isLive[Int(old)] = false
+        } else {
+            order = nextOrder
+            nextOrder += 1
+            count += 1
+        }
+        let number = UInt32(items.count)
+        items.append(item)
+        isLive.append(true)
+        orders.append(order)
+        numbersByID[item.id] = number
+        for field in fields {
+            bounds.append(UInt32(words.count))
+            guard let text = item.fields[field.name] else { continue }
+            WordFolding.forEachWord(in: text) { _, folded in
+                let word = vocabulary.number(adding: folded)
+                words.append(word)
+                if Int(word) == postings.count { postings.append([]) }
+                if postings[Int(word)].last != number { postings[Int(word)].append(number) }
+            }
+        }
+        bounds.append(UInt32(words.count))
+        for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
+            for value in values {
+                let valueNumber = self.valueNumber(adding: CatalogFilter(name, value))
+                if valuePostings[Int(valueNumber)].last != number {
+                    valuePostings[Int(valueNumber)].append(number)
+                    itemValues.append(valueNumber)
+                }
+            }
+        }
+        valueBounds.append(UInt32(itemValues.count))
+    }
+
+    private mutating func valueNumber(adding filter: CatalogFilter) -> UInt32 {
+        if let number = valueNumbers[filter] { return number }
+        let attribute: Int
+        if let known = attributeNumbers[filter.attribute] {
+            attribute = known
+        } else {
+            attribute = attributeNames.count
+            attributeNames.append(filter.attribute)
+            attributeNumbers[filter.attribute] = attribute
+        }
+        let number = UInt32(valueStrings.count)
+        valueNumbers[filter] = number
+        valueAttribute.append(attribute)
+        valueStrings.append(filter.value)
+        valuePostings.append([])
+        return number
+    }
+
+    func valueNumber(of filter: CatalogFilter) -> UInt32? { valueNumbers[filter] }
+
+    func attributeNumber(of name: String) -> Int? { attributeNumbers[name] }
+
+    /// Rebuilds the internal arrays without the retired numbers once they outnumber the live ones;
+    /// amortized, so each update stays proportional to its item.
+    private mutating func compactIfWorthIt() {
+        let retired = slotCount - count
+        guard retired > max(1024, count) else { return }
+        let live = numbersByID.values.sorted { orders[Int($0)] < orders[Int($1)] }.compactMap { items[Int($0)] }
+        var fresh = Catalog(fields: fields)
+        fresh.upsert(contentsOf: live)
+        fresh.generation = generation
+        self = fresh
+    }
+}

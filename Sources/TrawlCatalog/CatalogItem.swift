@@ -1,0 +1,43 @@
+/// One searchable thing of a ``Catalog``: a product, a package, a file, a symbol...
+public struct CatalogItem: Identifiable, Hashable, Sendable {
+    /// Its identity: upserting an item with the same id replaces it.
+    public var id: String
+    /// Its text fields by name (title, body...); the catalog's ``CatalogField`` list says which
+    /// are searched and how much a match in each weighs.
+    public var fields: [String: String]
+    /// Its attributes by name (kind, section, tags...), each with one or more values: what tokens,
+    /// scopes and facets filter and count.
+    public var attributes: [String: [String]]
+
+    public init(id: String, fields: [String: String] = [:], attributes: [String: [String]] = [:]) {
+        self.id = id
+        self.fields = fields
+        self.attributes = attributes
+    }
+}
+
+/// A searched text field of a catalog and its weight in ranking.
+public struct CatalogField: Hashable, Sendable {
+    public var name: String
+    /// How much a match in this field counts; a larger weight ranks higher.
+    public var weight: Int
+
+    public init(_ name: String, weight: Int = 1) {
+        self.name = name
+        self.weight = weight
+    }
+}
+
+/// An attribute value that items must have: a search token, a scope, or a facet to drill into.
+public struct CatalogFilter: Hashable, Sendable, CustomStringConvertible {
+    public var attribute: String
+    public var value: String
+
+    public init(_ attribute: String, _ value: String) {
+        self.attribute = attribute
+        self.value = value
+    }
+
+    /// `attribute:value`.
+    public var description: String { "\(attribute):\(value)" }
+}

@@ -1,0 +1,83 @@
+/// The ranked answer to a ``CatalogQuery``.
+public struct CatalogResults: Sendable {
+    /// One ranked item.
+    public struct Hit: Sendable, Identifiable {
+        public var id: String { item.id }
+        public var item: CatalogItem
+        /// The matched words' UTF-8 byte ranges in each field's text, by field name.
+        public var highlights: [String: [Range<Int>]]
+        /// The ranking criteria, for hosts that show why an item ranks where it does.
+        public var rank: Rank
+    }
+
+    /// The criteria results are sorted by, in order; the first difference decides.
+    public struct Rank: Hashable, Sendable, Comparable {
+        /// Typos summed over the query words (fewer first).
+        public var typos: Int
+        /// Distance between consecutive query words in one field, summed; each pair counts at
+        /// most 8, a reversed pair one more (closer first).
+        public var proximity: Int
+        /// The weight of the best field each query word matched in, summed (heavier first).
+        public var fieldWeight: Int
+        /// Whether a field holds exactly the query's words, then how many query words matched
+        /// exactly, not as a prefix or with a typo (more first).
+        public var exactField: Bool
+        public var exactWords: Int
+        /// The order the item was first inserted in (earlier first): a stable tie-break.
+        public var order: Int
+
+        public static func < (a: Rank, b: Rank) -> Bool {
+            (a.typos, a.proximity, -a.fieldWeight, a.exactField ? 0 : 1, -a.exactWords, a.order)
+                < (b.typos, b.proximity, -b.fieldWeight, b.exactField ? 0 : 1, -b.exactWords, b.order)
+        }
+    }
+
+    /// A value of a facet attribute and how many matches have it.
+    public struct FacetValue: Hashable, Sendable {
+        public var value: String
+        public var count: Int
+    }
+
+    /// The best results, best first, at most the query's limit.
+    public var hits: [Hit] = []
+    /// How many items match (all of them, not only those returned); a lower bound when partial.
+    public var matchCount = 0
+    /// For each counted attribute, its values over every match, most frequent first.
+    public var facets: [String: [FacetValue]] = [:]
+    /// Whether the time budget ran out (or the search was cancelled) before every candidate was seen.
+    public var isPartial = false
+
+    /// What a later, narrower query may start from.
+    var refinement: Refinement?
+}
+
+/// The state a search leaves for the next keystroke: its words and every match.
+struct Refinement: Sendable {
+    var generation: Int
+    var words: [QueryWord]
+    var filters: Set<CatalogFilter>
+    var matches: [UInt32]
+
+    /// Whether every match of `words` and `filters` is among `matches`: earlier words unchanged,
+    /// the last one (a prefix) extended or completed, more words or filters added, and no word's
+    /// typo budget grown.
+    func covers(_ words: [QueryWord], _ filters: Set<CatalogFilter>, generation: Int) -> Bool {
+        guard generation == self.generation, filters.isSuperset(of: self.filters), words.count >= self.words.count else { return false }
+        for (index, old) in self.words.enumerated() {
+            let new = words[index]
+            if index < self.words.count - 1 || !old.isPrefix {
+                guard new == old else { return false }
+            } else {
+                guard new.bytes.starts(with: old.bytes), new.typos <= old.typos else { return false }
+            }
+        }
+        return true
+    }
+}
+
+/// A folded query word, its typo budget and whether it is matched as a prefix.
+struct QueryWord: Hashable, Sendable {
+    var bytes: [UInt8]
+    var typos: Int
+    var isPrefix: Bool
+}

@@ -1,0 +1,206 @@
+/// Searches a ``Catalog`` keystroke after keystroke: it keeps its working memory between searches,
+/// and when the new query only narrows the last one (the last word extended, a word or a token
+/// added) it ranks the last matches again instead of starting over.
+///
+/// A value: a host keeps one per search field and may move it into the task that searches.
+public struct CatalogSearcher: Sendable {
+    /// By word number: the search that last tagged the word, the query words it matches, which of
+    /// those exactly, and its typos for each (two bits per query word).
+    private var wordStamps: [UInt32] = []
+    private var wordMasks: [UInt16] = []
+    private var exactMasks: [UInt16] = []
+    private var wordTypos: [UInt32] = []
+    /// One bit per internal item number, for unions of postings; all clear between searches.
+    private var candidateBits: [UInt64] = []
+    private var stamp: UInt32 = 0
+    private var last: Refinement?
+
+    public init() {}
+
+    /// The most words a query uses; later words are ignored.
+    public static let maximumWords = 16
+
+    /// Ranks the items of `catalog` that match `query`.
+    public mutating func search(_ query: CatalogQuery, in catalog: Catalog) -> CatalogResults {
+        let clock = ContinuousClock()
+        let deadline = query.budget.map { clock.now + $0 }
+        let words = Self.queryWords(query.text)
+        let filterSet = Set(query.filters)
+        var results = CatalogResults()
+        var filters: [UInt32] = []
+        for filter in filterSet {
+            guard let value = catalog.valueNumber(of: filter) else { return results } // nothing has it
+            filters.append(value)
+        }
+        nextStamp(catalog)
+
+        // Tag the vocabulary words each query word matches.
+        var termLists: [[UInt32]] = Array(repeating: [], count: words.count)
+        let vocabulary = catalog.vocabulary
+        for (index, word) in words.enumerated() {
+            let bit = UInt16(1) << UInt16(index)
+            vocabulary.forEachMatch(of: word.bytes, typos: word.typos, prefix: word.isPrefix) { number, typos in
+                let slot = Int(number)
+                if wordStamps[slot] != stamp {
+                    wordStamps[slot] = stamp
+                    wordMasks[slot] = 0
+                    exactMasks[slot] = 0
+                    wordTypos[slot] = 0
+                }
+                wordMasks[slot] |= bit
+                wordTypos[slot] |= UInt32(typos) << UInt32(2 * index)
+                if typos == 0, vocabulary.length(of: number) == word.bytes.count { exactMasks[slot] |= bit }
+                termLists[index].append(number)
+            }
+            if termLists[index].isEmpty { return results }
+        }
+
+        // Candidates: the last matches when this query narrows them, else the items holding the
+        // rarest word (or the rarest filter value, or everything).
+        var candidates: [UInt32]
+        if let last, last.covers(words, filterSet, generation: catalog.generation) {
+            candidates = last.matches
+        } else if !words.isEmpty {
+            let totals = termLists.map { $0.reduce(0) { $0 + catalog.postings[Int($1)].count } }
+            let rarest = totals.indices.min { totals[$0] < totals[$1] }!
+            let filterTotal = filters.map { catalog.valuePostings[Int($0)].count }.min() ?? Int.max
+            if filterTotal < totals[rarest], let filter = filters.min(by: { catalog.valuePostings[Int($0)].count < catalog.valuePostings[Int($1)].count }) {
+                candidates = catalog.valuePostings[Int(filter)]
+            } else if termLists[rarest].count == 1 {
+                candidates = catalog.postings[Int(termLists[rarest][0])]
+            } else {
+                // A bitmap unions the postings and lists the candidates in order, which keeps the
+                // ranking pass's reads of the forward index moving forward.
+                let wordCount = (catalog.slotCount + 63) / 64
+                if candidateBits.count < wordCount { candidateBits.append(contentsOf: repeatElement(0, count: wordCount - candidateBits.count)) }
+                candidates = []
+                candidates.reserveCapacity(totals[rarest])
+                candidateBits.withUnsafeMutableBufferPointer { bits in
+                    for term in termLists[rarest] {
+                        catalog.postings[Int(term)].withUnsafeBufferPointer { items in
+                            for item in items { bits[Int(item >> 6)] |= 1 << UInt64(item & 63) }
+                        }
+                    }
+                    for index in 0..<wordCount where bits[index] != 0 {
+                        var word = bits[index]
+                        bits[index] = 0
+                        while word != 0 {
+                            candidates.append(UInt32(index << 6 | word.trailingZeroBitCount))
+                            word &= word - 1
+                        }
+                    }
+                }
+            }
+        } else if let filter = filters.min(by: { catalog.valuePostings[Int($0)].count < catalog.valuePostings[Int($1)].count }) {
+            candidates = catalog.valuePostings[Int(filter)]
+        } else {
+            candidates = Array(0..<UInt32(catalog.slotCount))
+        }
+
+        // Rank every candidate that matches, keeping the best `limit`.
+        let facetAttributes = Self.facetAttributes(query.facets, in: catalog)
+        var valueCounts = [Int](repeating: 0, count: facetAttributes.isEmpty ? 0 : catalog.valueStrings.count)
+        var best = BestRanks(limit: query.limit)
+        var matches: [UInt32] = []
+        matches.reserveCapacity(min(candidates.count, 1 << 20))
+        var scorer = ItemScorer(words: words, catalog: catalog, wordStamps: wordStamps, stamp: stamp, wordMasks: wordMasks,
+                                exactMasks: exactMasks, wordTypos: wordTypos)
+        let isLive = catalog.isLive
+        for (position, item) in candidates.enumerated() {
+            if position & 1023 == 1023, let deadline, clock.now >= deadline || Task.isCancelled {
+                results.isPartial = true
+                break
+            }
+            let number = Int(item)
+            guard isLive[number] else { continue }
+            if !filters.isEmpty, !Self.has(filters, item: number, in: catalog) { continue }
+            guard let rank = scorer.rank(item: number) else { continue }
+            matches.append(item)
+            best.insert(rank, item: item)
+            if !facetAttributes.isEmpty {
+                for index in Int(catalog.valueBounds[number])..<Int(catalog.valueBounds[number + 1]) {
+                    valueCounts[Int(catalog.itemValues[index])] += 1
+                }
+            }
+        }
+        results.matchCount = matches.count
+        results.hits = best.sorted().map { rank, item in
+            CatalogResults.Hit(item: catalog.items[Int(item)]!, highlights: highlights(of: Int(item), in: catalog), rank: rank)
+        }
+        var facets: [String: [CatalogResults.FacetValue]] = [:]
+        for attribute in facetAttributes { facets[catalog.attributeNames[attribute]] = [] }
+        for (value, count) in valueCounts.enumerated() where count > 0 && facetAttributes.contains(catalog.valueAttribute[value]) {
+            facets[catalog.attributeNames[catalog.valueAttribute[value]], default: []]
+                .append(CatalogResults.FacetValue(value: catalog.valueStrings[value], count: count))
+        }
+        results.facets = facets.mapValues { $0.sorted { ($1.count, $0.value) < ($0.count, $1.value) } }
+        if !results.isPartial {
+            let refinement = Refinement(generation: catalog.generation, words: words, filters: filterSet, matches: matches)
+            last = refinement
+            results.refinement = refinement
+        } else {
+            last = nil
+        }
+        return results
+    }
+
+    /// Forgets the last matches, so the next search starts over.
+    public mutating func reset() { last = nil }
+
+    private mutating func nextStamp(_ catalog: Catalog) {
+        let vocabularySize = catalog.vocabulary.count
+        if wordStamps.count < vocabularySize {
+            let added = vocabularySize - wordStamps.count
+            wordStamps.append(contentsOf: repeatElement(0, count: added))
+            wordMasks.append(contentsOf: repeatElement(0, count: added))
+            exactMasks.append(contentsOf: repeatElement(0, count: added))
+            wordTypos.append(contentsOf: repeatElement(0, count: added))
+        }
+        if stamp == UInt32.max {
+            for index in wordStamps.indices { wordStamps[index] = 0 }
+            stamp = 0
+        }
+        stamp += 1
+    }
+
+    /// The folded words of `text`: all but the last complete, the last a prefix unless the text
+    /// ends after it (a space, punctuation).
+    static func queryWords(_ text: String) -> [QueryWord] {
+        var words: [QueryWord] = []
+        var end = 0
+        WordFolding.forEachWord(in: text) { range, folded in
+            guard words.count < maximumWords else { return }
+            let letters = String(decoding: folded, as: UTF8.self).unicodeScalars.count
+            words.append(QueryWord(bytes: Array(folded), typos: catalogTypoBudget(forWordOfLength: letters), isPrefix: false))
+            end = range.upperBound
+        }
+        if !words.isEmpty, end == text.utf8.count { words[words.count - 1].isPrefix = true }
+        return words
+    }
+
+    private static func facetAttributes(_ names: [String]?, in catalog: Catalog) -> Set<Int> {
+        guard let names else { return Set(catalog.attributeNames.indices) }
+        return Set(names.compactMap { catalog.attributeNumber(of: $0) })
+    }
+
+    private static func has(_ filters: [UInt32], item: Int, in catalog: Catalog) -> Bool {
+        let values = catalog.itemValues[Int(catalog.valueBounds[item])..<Int(catalog.valueBounds[item + 1])]
+        return filters.allSatisfy { values.contains($0) }
+    }
+
+    /// The byte ranges of the words of `item` that the query matched, by field.
+    private func highlights(of item: Int, in catalog: Catalog) -> [String: [Range<Int>]] {
+        var highlights: [String: [Range<Int>]] = [:]
+        guard let stored = catalog.items[item] else { return highlights }
+        for field in catalog.fields {
+            guard let text = stored.fields[field.name] else { continue }
+            var ranges: [Range<Int>] = []
+            WordFolding.forEachWord(in: text) { range, folded in
+                guard let number = catalog.vocabulary.number(of: String(decoding: folded, as: UTF8.self)) else { return }
+                if wordStamps[Int(number)] == stamp, wordMasks[Int(number)] != 0 { ranges.append(range) }
+            }
+            if !ranges.isEmpty { highlights[field.name] = ranges }
+        }
+        return highlights
+    }
+}

@@ -1,0 +1,147 @@
+/// Decides whether one item matches every query word and computes its rank, in one pass over the
+/// item's words (the forward index), with the vocabulary words tagged by the searcher.
+struct ItemScorer {
+    // The catalog's arrays and the searcher's word tags, held once for the whole search.
+    private let words: [UInt32]
+    private let bounds: [UInt32]
+    private let orders: [UInt32]
+    private let fieldWeights: [Int]
+    private let wordStamps: [UInt32]
+    private let stamp: UInt32
+    private let wordMasks: [UInt16]
+    private let exactMasks: [UInt16]
+    private let wordTypos: [UInt32]
+    private let wordCount: Int
+    private let allWords: UInt16
+    private let exactBytes: [[UInt8]]
+    // Per query word, reused between items.
+    private var typos: [Int]
+    private var weights: [Int]
+    private var positions: [Int]
+    private var pairs: [Int]
+
+    init(words: [QueryWord], catalog: Catalog, wordStamps: [UInt32], stamp: UInt32, wordMasks: [UInt16], exactMasks: [UInt16],
+         wordTypos: [UInt32]) {
+        self.words = catalog.words
+        bounds = catalog.bounds
+        orders = catalog.orders
+        fieldWeights = catalog.fields.map(\.weight)
+        self.wordStamps = wordStamps
+        self.stamp = stamp
+        self.wordMasks = wordMasks
+        self.exactMasks = exactMasks
+        self.wordTypos = wordTypos
+        wordCount = words.count
+        allWords = words.isEmpty ? 0 : UInt16.max >> UInt16(16 - words.count)
+        exactBytes = words.map(\.bytes)
+        typos = Array(repeating: 0, count: words.count)
+        weights = Array(repeating: 0, count: words.count)
+        positions = Array(repeating: 0, count: words.count)
+        pairs = Array(repeating: 0, count: max(0, words.count - 1))
+    }
+
+    /// The most a pair of query words adds to proximity (apart, in other fields, or reversed).
+    static let farthest = 8
+
+    /// The rank of `item`, or nil when a query word is missing from it.
+    mutating func rank(item: Int) -> CatalogResults.Rank? {
+        let order = Int(orders[item])
+        guard wordCount > 0 else {
+            return CatalogResults.Rank(typos: 0, proximity: 0, fieldWeight: 0, exactField: false, exactWords: 0, order: order)
+        }
+        var matched: UInt16 = 0
+        var exact: UInt16 = 0
+        var exactField = false
+        for index in 0..<wordCount { typos[index] = 3; weights[index] = 0 }
+        for index in pairs.indices { pairs[index] = Self.farthest }
+        let fieldCount = fieldWeights.count
+        let base = item * (fieldCount + 1)
+        do {
+            for field in 0..<fieldCount {
+                let start = Int(bounds[base + field]), end = Int(bounds[base + field + 1])
+                guard start < end else { continue }
+                let weight = fieldWeights[field]
+                var seenHere: UInt16 = 0
+                var exactRun = end - start == wordCount
+                for position in start..<end {
+                    let word = Int(words[position])
+                    guard wordStamps[word] == stamp else { exactRun = false; continue }
+                    let mask = wordMasks[word]
+                    if exactRun, exactMasks[word] & (1 << UInt16(position - start)) == 0 { exactRun = false }
+                    guard mask != 0 else { continue }
+                    matched |= mask
+                    exact |= exactMasks[word]
+                    let packed = wordTypos[word]
+                    var bits = mask
+                    while bits != 0 {
+                        let index = bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        let typo = Int(packed >> UInt32(2 * index) & 3)
+                        if typo < typos[index] { typos[index] = typo }
+                        if weight > weights[index] { weights[index] = weight }
+                        positions[index] = position
+                        let bit = UInt16(1) << UInt16(index)
+                        seenHere |= bit
+                        // The pair before this word and the pair after it, when both are in this field.
+                        if index > 0, seenHere & (bit >> 1) != 0 {
+                            let distance = position - positions[index - 1]
+                            let cost = distance > 0 ? distance : 1 - distance
+                            if cost < pairs[index - 1] { pairs[index - 1] = cost }
+                        }
+                        if index + 1 < wordCount, seenHere & (bit << 1) != 0 {
+                            let distance = positions[index + 1] - position
+                            let cost = distance > 0 ? distance : 1 - distance
+                            if cost < pairs[index] { pairs[index] = cost }
+                        }
+                    }
+                }
+                if exactRun { exactField = true }
+            }
+        }
+        guard matched == allWords else { return nil }
+        var typoSum = 0, weightSum = 0, proximity = 0
+        for index in 0..<wordCount { typoSum += typos[index]; weightSum += weights[index] }
+        for cost in pairs { proximity += min(cost, Self.farthest) }
+        return CatalogResults.Rank(typos: typoSum, proximity: proximity, fieldWeight: weightSum, exactField: exactField,
+                                   exactWords: exact.nonzeroBitCount, order: order)
+    }
+}
+
+/// The best `limit` ranks seen, kept in a max-heap so a worse rank costs one comparison.
+struct BestRanks {
+    private let limit: Int
+    private var heap: [(CatalogResults.Rank, UInt32)] = []
+
+    init(limit: Int) {
+        self.limit = max(0, limit)
+        heap.reserveCapacity(self.limit)
+    }
+
+    mutating func insert(_ rank: CatalogResults.Rank, item: UInt32) {
+        if heap.count < limit {
+            heap.append((rank, item))
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard heap[parent].0 < heap[child].0 else { break }
+                heap.swapAt(parent, child)
+                child = parent
+            }
+        } else if limit > 0, rank < heap[0].0 {
+            heap[0] = (rank, item)
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var largest = parent
+                if left < heap.count, heap[largest].0 < heap[left].0 { largest = left }
+                if right < heap.count, heap[largest].0 < heap[right].0 { largest = right }
+                guard largest != parent else { break }
+                heap.swapAt(parent, largest)
+                parent = largest
+            }
+        }
+    }
+
+    /// The kept ranks, best first.
+    func sorted() -> [(CatalogResults.Rank, UInt32)] { heap.sorted { $0.0 < $1.0 } }
+}

@@ -1,0 +1,207 @@
+/// Every distinct folded word of a catalog, numbered in order of first appearance, with a byte-order
+/// listing that serves prefix ranges and typo-tolerant lookups.
+///
+/// The byte-ordered array doubles as an implicit trie: the words sharing a prefix form one range,
+/// so a Levenshtein walk (one row of edit distances per depth) prunes whole ranges without building
+/// a trie or an automaton. Hand-written because no package in reach does typo-tolerant lookup.
+struct Vocabulary: Sendable {
+    /// The words' bytes, back to back.
+    private(set) var bytes: [UInt8] = []
+    /// Where each word starts in `bytes`; one more entry than words.
+    private(set) var starts: [UInt32] = [0]
+    private var numbers: [String: UInt32] = [:]
+    /// Word numbers in byte order of their words, for the words added before the last `sort()`.
+    private var sorted: [UInt32] = []
+    /// The length of the longest word, in bytes.
+    private var longest = 0
+
+    var count: Int { starts.count - 1 }
+
+    /// The number of `word`, added when new.
+    mutating func number(adding word: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        let key = String(decoding: word, as: UTF8.self)
+        if let number = numbers[key] { return number }
+        let number = UInt32(count)
+        numbers[key] = number
+        bytes.append(contentsOf: word)
+        starts.append(UInt32(bytes.count))
+        longest = max(longest, word.count)
+        return number
+    }
+
+    /// The number of `word` (folded), if the catalog has it.
+    func number(of word: String) -> UInt32? { numbers[word] }
+
+    /// The bytes of word `number`.
+    func word(_ number: UInt32) -> ArraySlice<UInt8> { bytes[Int(starts[Int(number)])..<Int(starts[Int(number) + 1])] }
+
+    func string(_ number: UInt32) -> String { String(decoding: word(number), as: UTF8.self) }
+
+    /// Places the words added since the last call in byte order (a merge, linear in the vocabulary).
+    mutating func sort() {
+        guard sorted.count < count else { return }
+        let added = (sorted.count..<count).map(UInt32.init).sorted { less($0, $1) }
+        var merged: [UInt32] = []
+        merged.reserveCapacity(count)
+        var old = 0, new = 0
+        while old < sorted.count, new < added.count {
+            if less(added[new], sorted[old]) { merged.append(added[new]); new += 1 } else { merged.append(sorted[old]); old += 1 }
+        }
+        merged.append(contentsOf: sorted[old...])
+        merged.append(contentsOf: added[new...])
+        sorted = merged
+    }
+
+    private func less(_ a: UInt32, _ b: UInt32) -> Bool { word(a).lexicographicallyPrecedes(word(b)) }
+
+    @inline(__always)
+    fileprivate func length(_ number: UInt32) -> Int { Int(starts[Int(number) + 1] - starts[Int(number)]) }
+
+    @inline(__always)
+    fileprivate func byte(_ number: UInt32, _ offset: Int) -> UInt8 { bytes[Int(starts[Int(number)]) + offset] }
+
+    /// Calls `report` with each word within `typos` edits (Levenshtein, counted in bytes of folded
+    /// text) of `query`, or, when `prefix` is true, each word that begins within `typos` edits of
+    /// `query`, with its distance.
+    func forEachMatch(of query: [UInt8], typos: Int, prefix: Bool, _ report: (UInt32, Int) -> Void) {
+        if typos == 0 {
+            if prefix {
+                let range = prefixRange(query, in: 0..<sorted.count, from: 0)
+                for index in range { report(sorted[index], 0) }
+            } else if let number = numbers[String(decoding: query, as: UTF8.self)] {
+                report(number, 0)
+            }
+            return
+        }
+        // One row of edit distances per depth, all in one buffer.
+        let width = query.count + 1
+        var rows = [Int](repeating: 0, count: width * (longest + 2))
+        for column in 0..<width { rows[column] = column }
+        rows.withUnsafeMutableBufferPointer { rows in
+            query.withUnsafeBufferPointer { query in
+                sorted.withUnsafeBufferPointer { sorted in
+                    starts.withUnsafeBufferPointer { starts in
+                        bytes.withUnsafeBufferPointer { bytes in
+                            withoutActuallyEscaping(report) { report in
+                                let walk = Walk(sorted: sorted, starts: starts, bytes: bytes, query: query, typos: typos, prefix: prefix,
+                                                rows: rows, report: report)
+                                walk.visit(range: 0..<sorted.count, depth: 0, best: Int.max)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The length of word `number` in bytes.
+    func length(of number: UInt32) -> Int { length(number) }
+
+    /// A Levenshtein walk down the implicit trie; see ``forEachMatch(of:typos:prefix:_:)``.
+    private struct Walk {
+        let sorted: UnsafeBufferPointer<UInt32>
+        let starts: UnsafeBufferPointer<UInt32>
+        let bytes: UnsafeBufferPointer<UInt8>
+        let query: UnsafeBufferPointer<UInt8>
+        let typos: Int
+        let prefix: Bool
+        let rows: UnsafeMutableBufferPointer<Int>
+        let report: (UInt32, Int) -> Void
+
+        func visit(range: Range<Int>, depth: Int, best: Int) {
+            let width = query.count + 1
+            let row = rows.baseAddress! + depth * width
+            let last = row[query.count]
+            var minimum = row[0]
+            for column in 1..<width where row[column] < minimum { minimum = row[column] }
+            var start = range.lowerBound
+            if prefix {
+                let effective = min(best, last)
+                if effective <= typos, effective == 0 || minimum >= effective {
+                    for index in range { report(sorted[index], effective) }
+                    return
+                }
+                if minimum > typos {
+                    if best <= typos { for index in range { report(sorted[index], best) } }
+                    return
+                }
+                if start < range.upperBound, length(sorted[start]) == depth {
+                    if effective <= typos { report(sorted[start], effective) }
+                    start += 1
+                }
+            } else {
+                if start < range.upperBound, length(sorted[start]) == depth {
+                    if last <= typos { report(sorted[start], last) }
+                    start += 1
+                }
+                if minimum > typos { return }
+            }
+            let next = row + width
+            while start < range.upperBound {
+                let byte = byte(sorted[start], depth)
+                let child = childRange(start..<range.upperBound, depth: depth, byte: byte)
+                next[0] = depth + 1
+                for column in 1..<width {
+                    let substitution = row[column - 1] + (query[column - 1] == byte ? 0 : 1)
+                    next[column] = Swift.min(substitution, row[column] + 1, next[column - 1] + 1)
+                }
+                visit(range: child, depth: depth + 1, best: prefix ? Swift.min(best, last) : best)
+                start = child.upperBound
+            }
+        }
+
+        @inline(__always)
+        private func length(_ number: UInt32) -> Int { Int(starts[Int(number) + 1] - starts[Int(number)]) }
+
+        @inline(__always)
+        private func byte(_ number: UInt32, _ offset: Int) -> UInt8 { bytes[Int(starts[Int(number)]) + offset] }
+
+        /// Within `range` (words sharing `depth` bytes, none shorter), the words whose byte at
+        /// `depth` is `target`.
+        private func childRange(_ range: Range<Int>, depth: Int, byte target: UInt8) -> Range<Int> {
+            var low = range.lowerBound, high = range.upperBound
+            // The words of the range are ordered by their byte at `depth`: a short scan finds the
+            // end of a small group, a binary search that of a large one.
+            var probe = low
+            while probe < high, probe < low + 8 {
+                if byte(sorted[probe], depth) != target { return low..<probe }
+                probe += 1
+            }
+            low = probe
+            while low < high {
+                let middle = (low + high) / 2
+                if byte(sorted[middle], depth) <= target { low = middle + 1 } else { high = middle }
+            }
+            return range.lowerBound..<low
+        }
+    }
+
+    /// The range of `sorted` (within `range`, whose words share `depth` bytes) whose words begin
+    /// with `query`.
+    private func prefixRange(_ query: [UInt8], in range: Range<Int>, from depth: Int) -> Range<Int> {
+        var range = range
+        for offset in depth..<query.count {
+            range = childRange(range, depth: offset, byte: query[offset])
+            if range.isEmpty { break }
+        }
+        return range
+    }
+
+    /// Within `range` (words sharing `depth` bytes), the words whose byte at `depth` is `byte`.
+    fileprivate func childRange(_ range: Range<Int>, depth: Int, byte target: UInt8) -> Range<Int> {
+        // Lower bound: first word with length > depth and byte >= target.
+        var low = range.lowerBound, high = range.upperBound
+        while low < high {
+            let middle = (low + high) / 2
+            let number = sorted[middle]
+            if length(number) <= depth || byte(number, depth) < target { low = middle + 1 } else { high = middle }
+        }
+        let lower = low
+        high = range.upperBound
+        while low < high {
+            let middle = (low + high) / 2
+            if byte(sorted[middle], depth) <= target { low = middle + 1 } else { high = middle }
+        }
+        return lower..<low
+    }
+}

@@ -1,0 +1,109 @@
+@_spi(_Unicode) import Swift
+
+/// Splits text into words and folds each one for matching: letters and digits of any script make
+/// words (everything else separates them), and a word is compared lowercased with its diacritics
+/// removed, so "Crème" and "CREME" are the same word.
+///
+/// ASCII words take a byte loop; other words are decomposed (NFD), stripped of combining marks and
+/// lowercased per scalar. The decomposition comes from the standard library's SPI: the toolchain
+/// has no public normalization API, and Foundation would cost every command its start-up time.
+enum WordFolding {
+    /// Calls `body` with each word's UTF-8 byte range in `text` and its folded UTF-8 bytes.
+    static func forEachWord(in text: String, _ body: (Range<Int>, UnsafeBufferPointer<UInt8>) -> Void) {
+        var text = text
+        text.withUTF8 { bytes in forEachWord(in: bytes, body) }
+    }
+
+    /// Calls `body` with each word's byte range in `bytes` (valid UTF-8) and its folded bytes.
+    static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, UnsafeBufferPointer<UInt8>) -> Void) {
+        var folded: [UInt8] = []
+        folded.reserveCapacity(64)
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            // Skip separators.
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    if isASCIIWordByte(byte) { break }
+                    index += 1
+                } else {
+                    let (scalar, length) = decode(bytes, at: index)
+                    if isWordScalar(scalar) { break }
+                    index += length
+                }
+            }
+            guard index < count else { return }
+            let start = index
+            folded.removeAll(keepingCapacity: true)
+            var isASCII = true
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    guard isASCIIWordByte(byte) else { break }
+                    folded.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+                    index += 1
+                } else {
+                    let (scalar, length) = decode(bytes, at: index)
+                    guard isWordScalar(scalar) else { break }
+                    isASCII = false
+                    index += length
+                }
+            }
+            if !isASCII {
+                folded.removeAll(keepingCapacity: true)
+                fold(UnsafeBufferPointer(rebasing: bytes[start..<index]), into: &folded)
+                if folded.isEmpty { continue } // only marks
+            }
+            folded.withUnsafeBufferPointer { body(start..<index, $0) }
+        }
+    }
+
+    /// The folded words of `text`, as strings.
+    static func words(of text: String) -> [String] {
+        var words: [String] = []
+        forEachWord(in: text) { _, folded in words.append(String(decoding: folded, as: UTF8.self)) }
+        return words
+    }
+
+    /// Folds one word: NFD, combining marks dropped, each scalar lowercased.
+    private static func fold(_ word: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        let string = String(decoding: word, as: UTF8.self)
+        for scalar in string._nfd {
+            if scalar.properties.generalCategory == .nonspacingMark { continue }
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            } else {
+                output.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+    }
+
+    /// Letters, digits and marks of any script belong to words.
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Decodes the scalar starting at `index` of valid UTF-8 (an invalid byte reads as U+FFFD).
+    @inline(__always)
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int) {
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        guard length > 1, index + length <= bytes.count else { return ("\u{FFFD}", 1) }
+        var value = UInt32(lead) & (0x7F >> UInt32(length))
+        for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+}

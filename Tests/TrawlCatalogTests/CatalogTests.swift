@@ -1,0 +1,4 @@
+import Testing
+@testable import TrawlCatalog
+
+@Suite struct CatalogPlaceholder {}
