@@ -1,4 +1,148 @@
 import Testing
+import TrawlTestSupport
 @testable import TrawlCatalog
 
-@Suite struct CatalogPlaceholder {}
+/// Random catalogs and queries, checked against ``CatalogOracle``.
+@Suite struct CatalogDifferentialTests {
+    static let stems = ["config", "conf", "confirm", "render", "rendering", "renderer", "network", "net", "netwrk", "stream",
+                        "streams", "parser", "parse", "pars", "cafe", "café", "über", "uber", "alpha", "alpine", "alphabet",
+                        "international", "internationally", "interaction", "x", "xy", "data", "date", "dates", "日本語"]
+
+    static func randomText(_ random: inout SeededGenerator, words: ClosedRange<Int>) -> String {
+        let count = Int.random(in: words, using: &random)
+        let separators = [" ", " ", ", ", "-", " (", ") ", "/"]
+        var text = ""
+        for index in 0..<count {
+            if index > 0 { text += separators.randomElement(using: &random)! }
+            var word = stems.randomElement(using: &random)!
+            if Bool.random(using: &random), word.count > 3 { word = word.uppercased() }
+            text += word
+        }
+        return text
+    }
+
+    static func randomItem(_ random: inout SeededGenerator, id: Int) -> CatalogItem {
+        var fields = ["title": randomText(&random, words: 1...3)]
+        if Int.random(in: 0..<5, using: &random) > 0 { fields["body"] = randomText(&random, words: 0...12) }
+        var attributes: [String: [String]] = ["section": [["web", "net", "text", "misc"].randomElement(using: &random)!]]
+        if Bool.random(using: &random) { attributes["tags"] = (0..<Int.random(in: 1...3, using: &random)).map { _ in ["a", "b", "c", "d"].randomElement(using: &random)! } }
+        return CatalogItem(id: "item\(id)", fields: fields, attributes: attributes)
+    }
+
+    static func randomQuery(_ random: inout SeededGenerator) -> CatalogQuery {
+        var words: [String] = []
+        for _ in 0..<Int.random(in: 0...3, using: &random) {
+            var word = Array(stems.randomElement(using: &random)!)
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0 where word.count > 1: word.remove(at: Int.random(in: 1..<word.count, using: &random))
+            case 1 where word.count > 1: word[Int.random(in: 1..<word.count, using: &random)] = "q"
+            case 2: word.insert("e", at: Int.random(in: 1...word.count, using: &random))
+            default: break
+            }
+            words.append(String(word))
+        }
+        var text = words.joined(separator: " ")
+        if Bool.random(using: &random), !text.isEmpty { text = String(text.prefix(Int.random(in: 1...text.count, using: &random))) }
+        if Int.random(in: 0..<4, using: &random) == 0 { text += " " }
+        var filters: [CatalogFilter] = []
+        if Int.random(in: 0..<4, using: &random) == 0 { filters.append(CatalogFilter("section", ["web", "net", "text"].randomElement(using: &random)!)) }
+        if Int.random(in: 0..<5, using: &random) == 0 { filters.append(CatalogFilter("tags", ["a", "b"].randomElement(using: &random)!)) }
+        return CatalogQuery(text: text, filters: filters, limit: Int.random(in: 1...20, using: &random), facets: Bool.random(using: &random) ? nil : ["tags"])
+    }
+
+    static func expectAgree(_ results: CatalogResults, _ oracle: CatalogOracle, _ query: CatalogQuery, _ context: String) {
+        let expected = oracle.search(query)
+        #expect(results.matchCount == expected.count, "\(context) query \(query)")
+        #expect(results.hits.map(\.id) == expected.hits.map(\.0), "\(context) query \(query)")
+        for (hit, (_, rank)) in zip(results.hits, expected.hits) {
+            var engine = hit.rank, truth = rank
+            engine.order = 0; truth.order = 0
+            #expect(engine == truth, "\(context) query \(query) item \(hit.id)")
+        }
+        var facets: [String: [String: Int]] = [:]
+        for (name, values) in results.facets { for value in values { facets[name, default: [:]][value.value] = value.count } }
+        #expect(facets == expected.facets, "\(context) query \(query)")
+        #expect(!results.isPartial)
+    }
+
+    @Test func searchAgreesWithTheOracle() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 11))
+        for round in 0..<(6 * PropertyTestSettings.scale) {
+            let fields = [CatalogField("title", weight: 3), CatalogField("body", weight: 1)]
+            let items = (0..<Int.random(in: 1...120, using: &random)).map { Self.randomItem(&random, id: $0) }
+            let catalog = Catalog(fields: fields, items: items)
+            let oracle = CatalogOracle(fields: fields, items: items)
+            for _ in 0..<60 {
+                let query = Self.randomQuery(&random)
+                var searcher = CatalogSearcher()
+                Self.expectAgree(searcher.search(query, in: catalog), oracle, query, "round \(round)")
+            }
+        }
+    }
+
+    /// Typing a query a key at a time with one searcher (which refines its last matches) gives
+    /// what a fresh search gives at every keystroke.
+    @Test func keystrokesRefineToTheSameResults() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 12))
+        for round in 0..<(4 * PropertyTestSettings.scale) {
+            let fields = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]
+            let items = (0..<Int.random(in: 20...200, using: &random)).map { Self.randomItem(&random, id: $0) }
+            let catalog = Catalog(fields: fields, items: items)
+            let oracle = CatalogOracle(fields: fields, items: items)
+            for _ in 0..<12 {
+                var final = Self.randomQuery(&random)
+                final.text = Self.randomText(&random, words: 1...3).lowercased()
+                var searcher = CatalogSearcher()
+                var filters = final.filters
+                for end in final.text.indices.dropFirst() + [final.text.endIndex] {
+                    var query = final
+                    query.text = String(final.text[..<end])
+                    if Int.random(in: 0..<6, using: &random) == 0 { filters.append(CatalogFilter("tags", "a")) } // a token added mid-way
+                    query.filters = filters
+                    Self.expectAgree(searcher.search(query, in: catalog), oracle, query, "round \(round) typing")
+                }
+            }
+        }
+    }
+
+    /// Upserts, partial updates and deletes leave a catalog that searches like one built from the
+    /// final items.
+    @Test func incrementalUpdatesEqualARebuild() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 13))
+        let fields = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]
+        var catalog = Catalog(fields: fields)
+        var truth: [String: CatalogItem] = [:]
+        var firstSeen: [String] = []
+        var searcher = CatalogSearcher()
+        for step in 0..<(3000 * PropertyTestSettings.scale) {
+            let id = Int.random(in: 0..<300, using: &random)
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0...5:
+                let item = Self.randomItem(&random, id: id)
+                catalog.upsert(item)
+                if truth[item.id] == nil { firstSeen.append(item.id) }
+                truth[item.id] = item
+            case 6...7:
+                let title = Self.randomText(&random, words: 1...2)
+                let changed = catalog.update(id: "item\(id)", fields: ["title": title], attributes: ["tags": nil])
+                #expect(changed == (truth["item\(id)"] != nil))
+                if changed { truth["item\(id)"]!.fields["title"] = title; truth["item\(id)"]!.attributes["tags"] = nil }
+            default:
+                #expect(catalog.delete(id: "item\(id)") == (truth.removeValue(forKey: "item\(id)") != nil))
+                firstSeen.removeAll { $0 == "item\(id)" }
+            }
+            #expect(catalog.count == truth.count)
+            guard step % 100 == 99 else { continue }
+            // An item keeps its place through updates; deleted and inserted again, it comes last.
+            let items = firstSeen.compactMap { truth[$0] }
+            let oracle = CatalogOracle(fields: fields, items: items)
+            let rebuilt = Catalog(fields: fields, items: items)
+            for _ in 0..<20 {
+                let query = Self.randomQuery(&random)
+                Self.expectAgree(searcher.search(query, in: catalog), oracle, query, "step \(step)")
+                var fresh = CatalogSearcher()
+                #expect(fresh.search(query, in: rebuilt).hits.map(\.id) == searcher.search(query, in: catalog).hits.map(\.id))
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+@testable import TrawlCatalog
+
+/// A brute-force catalog search, written from the documented rules only: every item's words are
+/// folded, every query word is compared with every word by a plain Levenshtein distance, and the
+/// rank is computed criterion by criterion. The engine must agree with it exactly.
+struct CatalogOracle {
+    let fields: [CatalogField]
+    /// Items in insertion order of their ids (the last version of each).
+    let items: [CatalogItem]
+
+    func search(_ query: CatalogQuery) -> (hits: [(String, CatalogResults.Rank)], count: Int, facets: [String: [String: Int]]) {
+        let words = CatalogSearcher.queryWords(query.text)
+        var ranked: [(CatalogResults.Rank, String)] = []
+        var facets: [String: [String: Int]] = [:]
+        for (order, item) in items.enumerated() {
+            guard query.filters.allSatisfy({ item.attributes[$0.attribute]?.contains($0.value) ?? false }) else { continue }
+            guard let rank = rank(item, words, order: order) else { continue }
+            ranked.append((rank, item.id))
+            let counted = query.facets ?? Array(item.attributes.keys)
+            for name in counted {
+                for value in Set(item.attributes[name] ?? []) { facets[name, default: [:]][value, default: 0] += 1 }
+            }
+        }
+        ranked.sort { $0.0 < $1.0 }
+        return (ranked.prefix(query.limit).map { ($0.1, $0.0) }, ranked.count, facets)
+    }
+
+    private func rank(_ item: CatalogItem, _ words: [QueryWord], order: Int) -> CatalogResults.Rank? {
+        let tokens: [[[UInt8]]] = fields.map { field in (item.fields[field.name].map(WordFolding.words) ?? []).map { Array($0.utf8) } }
+        var typos: [Int] = [], weights: [Int] = [], exactWords = 0
+        for word in words {
+            var best = Int.max, weight = 0, exact = false
+            for (field, list) in tokens.enumerated() {
+                for token in list {
+                    let distance = word.isPrefix ? Self.prefixDistance(word.bytes, token) : Self.distance(word.bytes, token)
+                    guard distance <= word.typos else { continue }
+                    best = min(best, distance)
+                    weight = max(weight, fields[field].weight)
+                    if token == word.bytes { exact = true }
+                }
+            }
+            guard best != Int.max else { return nil }
+            typos.append(best)
+            weights.append(weight)
+            if exact { exactWords += 1 }
+        }
+        var proximity = 0
+        for pair in words.indices.dropLast() {
+            var cost = ItemScorer.farthest
+            for list in tokens {
+                for (a, left) in list.enumerated() where Self.matches(words[pair], left) {
+                    for (b, right) in list.enumerated() where Self.matches(words[pair + 1], right) {
+                        cost = min(cost, b > a ? b - a : 1 + a - b)
+                    }
+                }
+            }
+            proximity += cost
+        }
+        let exactField = !words.isEmpty && tokens.contains { list in
+            list.count == words.count && zip(list, words).allSatisfy { $0 == $1.bytes }
+        }
+        return CatalogResults.Rank(typos: typos.reduce(0, +), proximity: proximity, fieldWeight: weights.reduce(0, +),
+                                   exactField: exactField, exactWords: exactWords, order: order)
+    }
+
+    private static func matches(_ word: QueryWord, _ token: [UInt8]) -> Bool {
+        (word.isPrefix ? prefixDistance(word.bytes, token) : distance(word.bytes, token)) <= word.typos
+    }
+
+    static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var row = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var next = [i + 1]
+            for (j, y) in b.enumerated() { next.append(min(row[j] + (x == y ? 0 : 1), row[j + 1] + 1, next[j] + 1)) }
+            row = next
+        }
+        return row[b.count]
+    }
+
+    /// The least distance between `a` and any prefix of `b`.
+    static func prefixDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        (0...b.count).map { distance(a, Array(b[..<$0])) }.min()!
+    }
+}

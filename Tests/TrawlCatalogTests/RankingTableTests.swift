@@ -1,0 +1,85 @@
+import Testing
+@testable import TrawlCatalog
+
+/// Ranking and typo cases worked out by hand from the documented rules.
+@Suite struct RankingTableTests {
+    static let catalog = Catalog(fields: [CatalogField("title", weight: 2), CatalogField("body", weight: 1)], items: [
+        CatalogItem(id: "1", fields: ["title": "Network Manager", "body": "manage network connections"], attributes: ["section": ["net"]]),
+        CatalogItem(id: "2", fields: ["title": "netwrk tools", "body": "tools for the network"], attributes: ["section": ["utils"]]),
+        CatalogItem(id: "3", fields: ["title": "Manager", "body": "network manager for desktops"], attributes: ["section": ["gnome"], "tags": ["ui", "desktop"]]),
+        CatalogItem(id: "4", fields: ["title": "network"], attributes: ["section": ["net"], "tags": ["ui"]]),
+    ])
+
+    @Test(arguments: [
+        // A field that is exactly the query first (4), then by insertion order at equal rank; the
+        // body-only match last (lighter field).
+        ("network", ["4", "1", "2", "3"]),
+        // "manage" is one typo from "manager" (7 letters): item 1's body holds the pair in order,
+        // one apart (proximity 1); item 3's body has it reversed (proximity 2).
+        ("manager network", ["1", "3"]),
+        // One typo allowed from 5 letters; "netwerk" is 1 from "network" and from "netwrk".
+        ("netwerk", ["1", "2", "4", "3"]),
+        // Four letters tolerate no typo: no item has a word starting with "netw" plus an edit.
+        ("nezw", []),
+        // The last word is a prefix while typed, a whole word once a space follows.
+        ("net", ["1", "2", "4", "3"]),
+        ("net ", []),
+        // Case and diacritics fold.
+        ("NËTWORK", ["4", "1", "2", "3"]),
+    ])
+    func ranks(_ text: String, _ expected: [String]) {
+        var searcher = CatalogSearcher()
+        #expect(searcher.search(CatalogQuery(text: text), in: Self.catalog).hits.map(\.id) == expected)
+    }
+
+    @Test func ranksCarryTheirCriteria() {
+        var searcher = CatalogSearcher()
+        let hits = searcher.search(CatalogQuery(text: "manager network"), in: Self.catalog).hits
+        #expect(hits.map(\.rank.proximity) == [1, 2])
+        #expect(hits.map(\.rank.typos) == [0, 0])
+        let typo = searcher.search(CatalogQuery(text: "netwerk "), in: Self.catalog).hits
+        #expect(typo.map(\.rank.typos) == [1, 1, 1, 1])
+    }
+
+    @Test func highlightsAreByteRangesOfMatchedWords() {
+        var searcher = CatalogSearcher()
+        let hit = searcher.search(CatalogQuery(text: "manag"), in: Self.catalog).hits.first { $0.id == "1" }
+        #expect(hit?.highlights == ["title": [8..<15], "body": [0..<6]])
+    }
+
+    @Test func tokensFilterAndFacetsCountEveryMatch() {
+        var searcher = CatalogSearcher()
+        let results = searcher.search(CatalogQuery(text: "", filters: [CatalogFilter("section", "net")]), in: Self.catalog)
+        #expect(results.hits.map(\.id) == ["1", "4"])
+        #expect(results.facets["tags"] == [CatalogResults.FacetValue(value: "ui", count: 1)])
+        let all = searcher.search(CatalogQuery(text: "network", limit: 1, facets: ["section"]), in: Self.catalog)
+        #expect(all.hits.map(\.id) == ["4"])
+        #expect(all.matchCount == 4)
+        #expect(all.facets == ["section": [.init(value: "net", count: 2), .init(value: "gnome", count: 1), .init(value: "utils", count: 1)]])
+        let unknown = searcher.search(CatalogQuery(text: "network", filters: [CatalogFilter("section", "nope")]), in: Self.catalog)
+        #expect(unknown.hits.isEmpty && unknown.matchCount == 0)
+    }
+
+    @Test func aSpentBudgetReturnsPartialResults() {
+        let items = (0..<5000).map { CatalogItem(id: "\($0)", fields: ["title": "item number \($0)"]) }
+        let catalog = Catalog(items: items)
+        var searcher = CatalogSearcher()
+        let partial = searcher.search(CatalogQuery(text: "item", budget: .zero), in: catalog)
+        #expect(partial.isPartial)
+        #expect(partial.matchCount < 5000)
+        #expect(partial.hits.count == 50)
+        let whole = searcher.search(CatalogQuery(text: "item"), in: catalog)
+        #expect(!whole.isPartial && whole.matchCount == 5000)
+    }
+
+    @Test func itemsParseFromJSONLines() throws {
+        let item = try CatalogItem(jsonLine: #"{"id": 7, "fields": {"title": "caf\u00e9 \"au\" lait", "body": null}, "attributes": {"section": "food", "tags": ["hot", "milk"]}}"#)
+        #expect(item == CatalogItem(id: "7", fields: ["title": "café \"au\" lait"], attributes: ["section": ["food"], "tags": ["hot", "milk"]]))
+        #expect(throws: CatalogItem.DecodingError.self) { try CatalogItem(jsonLine: #"{"fields": {}}"#) }
+        #expect(throws: CatalogItem.DecodingError.self) { try CatalogItem(jsonLine: #"{"id": "a", "fields": {"title": 3}}"#) }
+        #expect(throws: CatalogItem.DecodingError.self) { try CatalogItem(jsonLine: #"{"id": "a""#) }
+        #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: "[1, 2,]") }
+        #expect(try JSONValue(parsing: #" {"a": [true, false, null, -1.5e3, "\ud83d\ude00"]} "#)
+            == .object(["a": .array([.bool(true), .bool(false), .null, .number("-1.5e3"), .string("😀")])]))
+    }
+}

@@ -1,0 +1,53 @@
+import Testing
+import TrawlTestSupport
+@testable import TrawlCatalog
+
+@Suite struct VocabularyTests {
+    /// The Levenshtein walk over the byte-ordered words finds exactly the words a brute-force
+    /// distance finds, with the same distances, for whole words and prefixes.
+    @Test func typoLookupAgreesWithBruteForce() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 21))
+        let alphabet: [UInt8] = Array("abcde".utf8)
+        for _ in 0..<(20 * PropertyTestSettings.scale) {
+            var vocabulary = Vocabulary()
+            var words: Set<[UInt8]> = []
+            for _ in 0..<Int.random(in: 1...300, using: &random) {
+                let word = (0..<Int.random(in: 1...9, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+                words.insert(word)
+                _ = word.withUnsafeBufferPointer { vocabulary.number(adding: $0) }
+                if Int.random(in: 0..<50, using: &random) == 0 { vocabulary.sort() } // sorted in several merges
+            }
+            vocabulary.sort()
+            for _ in 0..<40 {
+                let query = (0..<Int.random(in: 1...8, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+                let typos = Int.random(in: 0...2, using: &random)
+                let prefix = Bool.random(using: &random)
+                var found: [String: Int] = [:]
+                vocabulary.forEachMatch(of: query, typos: typos, prefix: prefix) { number, distance in
+                    let word = vocabulary.string(number)
+                    #expect(found[word] == nil, "reported twice: \(word)")
+                    found[word] = distance
+                }
+                var expected: [String: Int] = [:]
+                for word in words {
+                    let distance = prefix ? CatalogOracle.prefixDistance(query, word) : CatalogOracle.distance(query, word)
+                    if distance <= typos { expected[String(decoding: word, as: UTF8.self)] = distance }
+                }
+                #expect(found == expected, "query \(String(decoding: query, as: UTF8.self)) typos \(typos) prefix \(prefix)")
+            }
+        }
+    }
+
+    @Test func foldingIgnoresCaseAndDiacriticsAndSplitsOnNonLetters() {
+        #expect(WordFolding.words(of: "Crème BRÛLÉE, naïve-Straße_x2 日本語 Ελληνικά") == ["creme", "brulee", "naive", "straße", "x2", "日本語", "ελληνικα"])
+        #expect(WordFolding.words(of: "  --  ") == [])
+        #expect(WordFolding.words(of: "e\u{301}te\u{301}") == ["ete"]) // decomposed input too
+        var ranges: [Range<Int>] = []
+        WordFolding.forEachWord(in: "Ça va?") { range, _ in ranges.append(range) }
+        #expect(ranges == [0..<3, 4..<6]) // byte ranges in the original text
+    }
+
+    @Test func typoBudgetFollowsWordLength() {
+        #expect((1...12).map(catalogTypoBudget(forWordOfLength:)) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2])
+    }
+}
