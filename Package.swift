@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "TrawlCatalog", dependencies: ["TrawlFind", "TrawlIndex", "TrawlFiles"]),
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex", "TrawlCatalog"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles", "TrawlIndex", "TrawlCatalog"]),
-        .executableTarget(name: "trawl", dependencies: ["TrawlCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "trawl", dependencies: ["TrawlCLI", "TrawlCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TrawlTestSupport", dependencies: ["TrawlMatch", "TrawlText", "CPCRE2"], path: "Tests/TrawlTestSupport"),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "TrawlIndexTests", dependencies: ["TrawlIndex", "TrawlMatch", "TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlCatalogTests", dependencies: ["TrawlCatalog", "TrawlFind", "TrawlTestSupport"]),
         .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlMatch", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "TrawlCatalog", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -50,6 +50,13 @@ struct JSONWriter {
         output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
+    /// Starts an object member with a name known only at run time; its value must follow.
+    mutating func key(_ name: String) {
+        separate()
+        string(name)
+        output.append(UInt8(ascii: ":"))
+    }
+
     /// Starts an array element; its value must follow.
     mutating func element() { separate() }
 

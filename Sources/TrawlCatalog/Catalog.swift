@@ -9,6 +9,9 @@
 public struct Catalog: Sendable {
     /// The searched fields, in the order given.
     public private(set) var fields: [CatalogField]
+    /// The attribute a search field's scopes filter on (a host's "All / Packages / Docs" bar), if
+    /// any; stored with the catalog.
+    public var scopeAttribute: String?
 
     var vocabulary = Vocabulary()
     /// By internal number: the item, or nil once retired.
@@ -183,6 +186,7 @@ public struct Catalog: Sendable {
         var fresh = Catalog(fields: fields)
         fresh.upsert(contentsOf: live)
         fresh.generation = generation
+        fresh.scopeAttribute = scopeAttribute
         self = fresh
     }
 }

@@ -199,9 +199,12 @@ public enum TreeIndexFormat {
 
     // MARK: Bytes
 
+    // These encoders and the reader are shared by every persisted index of the package (the tree
+    // index here, catalogs in TrawlCatalog): one checksum, one varint, one bounds-checked reader.
+
     /// FNV-1a over little-endian 8-byte words (then the remaining bytes): fast enough to check
     /// every byte read.
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    public static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         bytes.withUnsafeBytes { raw in
             var index = 0
@@ -217,7 +220,8 @@ public enum TreeIndexFormat {
         return hash
     }
 
-    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+    /// Appends `value` as a LEB128 varint.
+    public static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
             out.append(UInt8(value & 0x7F) | 0x80)
@@ -230,7 +234,8 @@ public enum TreeIndexFormat {
         appendVarint(UInt64(bitPattern: Int64(value) << 1 ^ Int64(value) >> 63), to: &out)
     }
 
-    static func appendUInt(_ value: UInt64, _ width: Int, to out: inout [UInt8]) {
+    /// Appends the low `width` bytes of `value`, little-endian.
+    public static func appendUInt(_ value: UInt64, _ width: Int, to out: inout [UInt8]) {
         for shift in 0..<width { out.append(UInt8(value >> (8 * UInt64(shift)) & 0xFF)) }
     }
 
@@ -251,31 +256,40 @@ public enum TreeIndexFormat {
         appendVarint(UInt64(signature.mode), to: &out)
     }
 
-    static func readUInt(_ bytes: [UInt8], _ offset: Int, _ width: Int) -> UInt64 {
+    /// Reads `width` little-endian bytes at `offset`.
+    public static func readUInt(_ bytes: [UInt8], _ offset: Int, _ width: Int) -> UInt64 {
         var value: UInt64 = 0
         for shift in 0..<width { value |= UInt64(bytes[offset + shift]) << (8 * UInt64(shift)) }
         return value
     }
 
-    /// Reads varints and bytes from a checked section.
-    struct Reader {
+    /// Reads varints and bytes from a checked section, throwing ``Error/corrupt(_:)`` past its end.
+    public struct Reader {
         let bytes: [UInt8]
-        var position = 0
+        /// Where the next read starts.
+        public var position = 0
         var end: Int
 
-        mutating func byte() throws(Error) -> UInt8 {
+        /// A reader of `bytes[position..<end]`.
+        public init(bytes: [UInt8], position: Int = 0, end: Int) {
+            self.bytes = bytes
+            self.position = position
+            self.end = end
+        }
+
+        public mutating func byte() throws(Error) -> UInt8 {
             guard position < end else { throw .corrupt("truncated") }
             defer { position += 1 }
             return bytes[position]
         }
 
-        mutating func bytes(_ count: Int) throws(Error) -> ArraySlice<UInt8> {
+        public mutating func bytes(_ count: Int) throws(Error) -> ArraySlice<UInt8> {
             guard count >= 0, count <= end - position else { throw .corrupt("truncated") }
             defer { position += count }
             return bytes[position..<(position + count)]
         }
 
-        mutating func varint() throws(Error) -> UInt64 {
+        public mutating func varint() throws(Error) -> UInt64 {
             var value: UInt64 = 0
             var shift: UInt64 = 0
             while true {
@@ -287,13 +301,13 @@ public enum TreeIndexFormat {
             }
         }
 
-        mutating func zigzag() throws(Error) -> Int {
+        public mutating func zigzag() throws(Error) -> Int {
             let value = try varint()
             return Int(Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1))
         }
 
         /// A varint that counts things that follow (at least a byte each).
-        mutating func count() throws(Error) -> Int {
+        public mutating func count() throws(Error) -> Int {
             let value = try varint()
             guard value <= UInt64(end - position) else { throw .corrupt("bad count") }
             return Int(value)

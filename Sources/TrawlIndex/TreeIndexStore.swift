@@ -102,19 +102,7 @@ public enum TreeIndexStore {
         for segment in segments {
             try writeDurably(segment.bytes, to: folder.appending(segment.name), exclusive: true)
         }
-        let temporary = folder.appending("\(manifestName).\(getpid()).tmp")
-        try writeDurably(TreeIndexFormat.encode(manifest), to: temporary, exclusive: false)
-        let renamed = temporary.withPlatformString { from in manifestPath(root).withPlatformString { to in rename(from, to) } }
-        guard renamed == 0 else {
-            let code = errno
-            _ = temporary.withPlatformString { unlink($0) }
-            throw Errno(rawValue: code)
-        }
-        // The rename itself made durable.
-        if let directory = try? FileDescriptor.open(folder, .readOnly) {
-            _ = fsync(directory.rawValue)
-            try? directory.close()
-        }
+        try writeAtomically(TreeIndexFormat.encode(manifest), to: manifestPath(root))
         // Under the lock nothing else writes here: segments not named and temporary manifests
         // are leftovers (of runs that were killed).
         let named = Set(manifest.segments.map(\.name))
@@ -125,6 +113,25 @@ public enum TreeIndexStore {
                     _ = folder.appending(name).withPlatformString { unlink($0) }
                 }
             }
+        }
+    }
+
+    /// Replaces the file at `path` with `bytes`, atomically and durably: a temporary file in the
+    /// same folder (`NAME.PID.tmp`) is written and synced, renamed over `path`, and the folder
+    /// synced, so a crash leaves the old file or the new one, whole.
+    public static func writeAtomically(_ bytes: [UInt8], to path: FilePath) throws(Errno) {
+        let temporary = path.removingLastComponent().appending("\(path.lastComponent?.string ?? "index").\(getpid()).tmp")
+        try writeDurably(bytes, to: temporary, exclusive: false)
+        let renamed = temporary.withPlatformString { from in path.withPlatformString { to in rename(from, to) } }
+        guard renamed == 0 else {
+            let code = errno
+            _ = temporary.withPlatformString { unlink($0) }
+            throw Errno(rawValue: code)
+        }
+        // The rename itself made durable.
+        if let directory = try? FileDescriptor.open(path.removingLastComponent().isEmpty ? "." : path.removingLastComponent(), .readOnly) {
+            _ = fsync(directory.rawValue)
+            try? directory.close()
         }
     }
 

@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import SystemPackage
 import TrawlCLI
+import TrawlCatalog
 import TrawlFiles
 
 @main
@@ -14,7 +15,7 @@ struct TrawlCommand: ParsableCommand {
         commandName: "trawl",
         abstract: "Search and batch-replace across a tree of files (PCRE2 regex or literal text).",
         discussion: "Exit status: 0 when something matched (or changed), 1 when nothing did, 2 on an error (usage errors included).",
-        subcommands: [Find.self, Replace.self, Index.self]
+        subcommands: [Find.self, Replace.self, Index.self, CatalogCommand.self]
     )
 
     /// Runs the command; usage errors exit with status 2 (as grep and ripgrep do), not 64.
@@ -293,6 +294,96 @@ struct Index: ParsableCommand {
         var run = IndexRun()
         run.root = rawPath(path)
         run.stats = stats
+        let status = run.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct CatalogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "Build and search a catalog of items (typo-tolerant, ranked, with tokens, scopes and facets).",
+        subcommands: [CatalogBuild.self, CatalogSearch.self]
+    )
+}
+
+/// Where the catalog is stored, shared by the catalog commands.
+struct CatalogLocation: ParsableArguments {
+    @Option(name: .customLong("catalog"), help: "The catalog's folder (default: .trawl/catalog under the current folder).")
+    var folder: String?
+
+    var path: FilePath { folder.map(rawPath) ?? CatalogStore.defaultFolder }
+}
+
+struct CatalogBuild: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Index ITEMS (JSON Lines) into a catalog.",
+        discussion: #"One object per line: {"id": "…", "fields": {"title": "…", "body": "…"}, "attributes": {"section": "…", "tags": ["…"]}}. Bad lines are reported with their line number and skipped (exit status 2); the stored catalog is replaced atomically."#
+    )
+
+    @Argument(help: "The items file; - reads standard input.")
+    var items: String
+    @OptionGroup var location: CatalogLocation
+    @Option(name: .customLong("field"), help: "A searched field and its weight, NAME or NAME=WEIGHT, in order (default: title=2 body=1). Repeatable; other fields follow with weight 1.")
+    var fields: [String] = []
+    @Option(name: .customLong("scope-attribute"), help: "The attribute that search --scope filters on.")
+    var scopeAttribute = "section"
+    @Flag(help: "Print items, lines skipped, fields, where it was stored and the time.")
+    var stats = false
+
+    func run() throws {
+        var run = CatalogBuildRun()
+        run.items = rawPath(items)
+        run.folder = location.path
+        if !fields.isEmpty {
+            run.fields = try fields.map { text in
+                let parts = text.split(separator: "=", maxSplits: 1)
+                guard let name = parts.first, !name.isEmpty else { throw ValidationError("--field \(text): expected NAME or NAME=WEIGHT") }
+                guard parts.count == 1 || Int(parts[1]) != nil else { throw ValidationError("--field \(text): the weight is not a whole number") }
+                return CatalogField(String(name), weight: parts.count == 2 ? Int(parts[1])! : 1)
+            }
+        }
+        run.scopeAttribute = scopeAttribute.isEmpty ? nil : scopeAttribute
+        run.stats = stats
+        let status = run.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct CatalogSearch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search a catalog: every word must match, the last as a prefix, with typos tolerated (1 from 5 letters, 2 from 9).",
+        discussion: "Exit status: 0 when something matched, 1 when nothing did, 2 on an error."
+    )
+
+    @Argument(help: "The query text.")
+    var query: String = ""
+    @OptionGroup var location: CatalogLocation
+    @Option(name: .customLong("token"), help: "Only items with this attribute value, as attribute:value. Repeatable (all must hold).")
+    var tokens: [String] = []
+    @Option(help: "Only items whose scope attribute (set at build, default section) has this value.")
+    var scope: String?
+    @Option(help: "How many results to print.")
+    var limit = 20
+    @Option(name: .customLong("facet"), help: "Count the values of this attribute over all matches (default: every attribute). Repeatable.")
+    var facets: [String] = []
+    @Flag(help: "Print JSON Lines: one object per result in rank order (with its id), then a summary with the facets.")
+    var json = false
+    @Option(help: "When to colour matches: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    func run() throws {
+        var run = CatalogSearchRun()
+        run.folder = location.path
+        run.text = query
+        run.tokens = tokens
+        run.scope = scope
+        run.limit = max(0, limit)
+        run.facets = facets.isEmpty ? nil : facets
+        run.json = json
+        run.color = color == .always || (color == .auto && Console.stdoutIsTerminal)
         let status = run.run()
         if status != 0 { throw ExitCode(status) }
     }

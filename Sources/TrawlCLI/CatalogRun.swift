@@ -1,0 +1,198 @@
+import SystemPackage
+import TrawlCatalog
+import TrawlFiles
+
+/// `trawl catalog build ITEMS.jsonl`: reads items (one JSON object per line), indexes them and
+/// stores the catalog. Bad lines are reported with their number and skipped; the stored catalog
+/// is replaced atomically, so a failed build leaves the previous one.
+public struct CatalogBuildRun: Sendable {
+    /// The JSON Lines file; "-" reads standard input.
+    public var items: FilePath = "-"
+    public var folder: FilePath = CatalogStore.defaultFolder
+    /// Searched fields and weights in order; fields found in items but not named here follow,
+    /// weight 1.
+    public var fields: [CatalogField] = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]
+    public var scopeAttribute: String? = "section"
+    public var stats = false
+
+    public init() {}
+
+    /// Runs it; returns the exit code (0 built, 2 a line was bad or the catalog could not be written).
+    public func run() -> Int32 {
+        let start = monotonicNanoseconds()
+        let read: (bytes: [UInt8], error: Errno?)
+        if items == "-" {
+            read = (Console.readStandardInput(), nil)
+        } else {
+            do {
+                let descriptor = try FileDescriptor.open(items, .readOnly, options: .closeOnExec)
+                read = try descriptor.closeAfter { descriptor.readToEnd() }
+            } catch {
+                Console.error("\(items): \(error)")
+                return 2
+            }
+        }
+        if let error = read.error {
+            Console.error("\(items): \(error)")
+            return 2
+        }
+        var parsed: [CatalogItem] = []
+        var bad = 0
+        var lineNumber = 0
+        var fieldNames = Set(fields.map(\.name))
+        var fields = self.fields
+        for line in read.bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = line
+            if line.last == 0x0D { line = line.dropLast() }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            guard let text = String(validating: line, as: UTF8.self) else {
+                Console.error("\(items):\(lineNumber): not valid UTF-8; line skipped")
+                bad += 1
+                continue
+            }
+            do {
+                let item = try CatalogItem(jsonLine: text)
+                for name in item.fields.keys.sorted() where fieldNames.insert(name).inserted { fields.append(CatalogField(name)) }
+                parsed.append(item)
+            } catch {
+                Console.error("\(items):\(lineNumber): \(error); line skipped")
+                bad += 1
+            }
+        }
+        var catalog = Catalog(fields: fields, items: parsed)
+        catalog.scopeAttribute = scopeAttribute
+        do {
+            try CatalogStore.save(catalog, in: folder)
+        } catch {
+            Console.error("\(CatalogStore.path(in: folder)): cannot write the catalog: \(error)")
+            return 2
+        }
+        if stats {
+            Console.write("\(catalog.count) items from \(parsed.count) lines (\(bad) skipped), fields \(fields.map { "\($0.name)=\($0.weight)" }.joined(separator: ",")), "
+                + "stored in \(CatalogStore.path(in: folder)), \(formatSeconds(monotonicNanoseconds() - start))\n")
+        }
+        return bad == 0 ? 0 : 2
+    }
+}
+
+/// `trawl catalog search QUERY`: ranked results with highlights and facets, as text or JSON Lines.
+public struct CatalogSearchRun: Sendable {
+    public var folder: FilePath = CatalogStore.defaultFolder
+    public var text = ""
+    /// `attribute:value` tokens, all required.
+    public var tokens: [String] = []
+    /// A value of the catalog's scope attribute.
+    public var scope: String?
+    public var limit = 20
+    public var facets: [String]?
+    public var json = false
+    public var color = false
+
+    public init() {}
+
+    /// Runs it; returns the exit code (0 something matched, 1 nothing did, 2 error).
+    public func run() -> Int32 {
+        let catalog: Catalog
+        do {
+            catalog = try CatalogStore.load(from: folder)
+        } catch {
+            Console.error("\(CatalogStore.path(in: folder)): cannot read the catalog: \(error) (build it with trawl catalog build)")
+            return 2
+        }
+        var filters: [CatalogFilter] = []
+        for token in tokens {
+            guard let colon = token.firstIndex(of: ":"), colon != token.startIndex else {
+                Console.error("--token \(token): expected attribute:value")
+                return 2
+            }
+            filters.append(CatalogFilter(String(token[..<colon]), String(token[token.index(after: colon)...])))
+        }
+        if let scope {
+            guard let attribute = catalog.scopeAttribute else {
+                Console.error("--scope \(scope): this catalog has no scope attribute (build it with --scope-attribute)")
+                return 2
+            }
+            filters.append(CatalogFilter(attribute, scope))
+        }
+        var searcher = CatalogSearcher()
+        let results = searcher.search(CatalogQuery(text: text, filters: filters, limit: limit, facets: facets), in: catalog)
+        var output: [UInt8] = []
+        if json {
+            for (index, hit) in results.hits.enumerated() {
+                output += JSONWriter.line { json in
+                    json.object { json in
+                        json.member("type", "result")
+                        json.member("id", hit.id)
+                        json.member("rank", index + 1)
+                        json.member("fields", object: { json in
+                            for (name, text) in hit.item.fields.sorted(by: { $0.key < $1.key }) { json.key(name); json.string(text) }
+                        })
+                        json.member("highlights", object: { json in
+                            for (name, ranges) in hit.highlights.sorted(by: { $0.key < $1.key }) {
+                                json.key(name)
+                                json.array { json in
+                                    for range in ranges {
+                                        json.element()
+                                        json.array { json in json.element(); json.number(range.lowerBound); json.element(); json.number(range.upperBound) }
+                                    }
+                                }
+                            }
+                        })
+                        json.member("attributes", object: { json in
+                            for (name, values) in hit.item.attributes.sorted(by: { $0.key < $1.key }) {
+                                json.key(name)
+                                json.array { json in for value in values { json.element(); json.string(value) } }
+                            }
+                        })
+                    }
+                }
+            }
+            output += JSONWriter.line { json in
+                json.object { json in
+                    json.member("type", "summary")
+                    json.member("matches", results.matchCount)
+                    json.member("partial", results.isPartial)
+                    json.member("facets", object: { json in
+                        for (name, values) in results.facets.sorted(by: { $0.key < $1.key }) {
+                            json.key(name)
+                            json.object { json in for value in values { json.key(value.value); json.number(value.count) } }
+                        }
+                    })
+                }
+            }
+        } else {
+            let style = Style(enabled: color)
+            let titleField = catalog.fields.first?.name ?? "title"
+            for hit in results.hits {
+                output += style.path(Array(hit.id.utf8))
+                output += Array("\t".utf8)
+                output += Self.highlighted(hit.item.fields[titleField] ?? "", hit.highlights[titleField] ?? [], style: style)
+                output.append(0x0A)
+            }
+            var summary = "\(results.matchCount) match\(results.matchCount == 1 ? "" : "es")\(results.isPartial ? " (partial)" : "")"
+            for (name, values) in results.facets.sorted(by: { $0.key < $1.key }) where !values.isEmpty {
+                summary += "; \(name): " + values.prefix(8).map { "\($0.value) \($0.count)" }.joined(separator: ", ")
+                if values.count > 8 { summary += ", …" }
+            }
+            output += Array((summary + "\n").utf8)
+        }
+        Console.write(output)
+        return results.matchCount > 0 ? 0 : 1
+    }
+
+    /// `text` with its highlighted ranges styled as matches; control characters shown as spaces,
+    /// so one item stays on one line.
+    static func highlighted(_ text: String, _ ranges: [Range<Int>], style: Style) -> [UInt8] {
+        let bytes = Array(text.utf8).map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
+        var output: [UInt8] = []
+        var position = 0
+        for range in ranges {
+            output += bytes[position..<range.lowerBound]
+            output += style.match(bytes[range])
+            position = range.upperBound
+        }
+        output += bytes[position...]
+        return output
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TrawlCatalog
+
+/// `trawl catalog build` and `trawl catalog search` on the bundled catalog of Debian packages.
+@Suite struct CatalogCommandTests {
+    static let items = fixtures.appendingPathComponent("catalog/packages.jsonl")
+
+    func freshFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// The JSON ids, in rank order, are the library's answer for the same items and query.
+    @Test(arguments: ["python", "librry", "gam", "network tool", "data base", "zzzzzz"])
+    func searchPrintsTheLibrarysRanking(_ query: String) throws {
+        let folder = try freshFolder()
+        let build = try trawl(["catalog", "build", Self.items.path], in: folder)
+        #expect(build.status == 0, "\(build.stderr)")
+        let run = try trawl(["catalog", "search", "--json", "--limit", "10", query], in: folder)
+        let lines = run.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let ids = lines.filter { $0["type"] as? String == "result" }.map { $0["id"] as! String }
+        let text = try String(contentsOf: Self.items, encoding: .utf8)
+        let catalog = Catalog(items: try text.split(separator: "\n").map { try CatalogItem(jsonLine: String($0)) })
+        var searcher = CatalogSearcher()
+        let expected = searcher.search(CatalogQuery(text: query, limit: 10), in: catalog)
+        #expect(ids == expected.hits.map(\.id))
+        #expect(lines.last?["matches"] as? Int == expected.matchCount)
+        #expect(run.status == (expected.matchCount > 0 ? 0 : 1))
+    }
+
+    @Test func badLinesAreReportedWithTheirNumberAndSkipped() throws {
+        let folder = try freshFolder()
+        let items = folder.appendingPathComponent("items.jsonl")
+        try Data("""
+        {"id": "a", "fields": {"title": "alpha tool"}}
+        {"id": "b", "fields": {"title": 
+        
+        {"fields": {"title": "no id"}}
+        {"id": "c", "fields": {"title": "gamma tool"}, "attributes": {"section": "misc"}}
+
+        """.utf8).write(to: items)
+        let build = try trawl(["catalog", "build", "--stats", items.path], in: folder)
+        #expect(build.status == 2)
+        #expect(build.stderr.contains("items.jsonl:2: not JSON"), "\(build.stderr)")
+        #expect(build.stderr.contains("items.jsonl:4: no \"id\""), "\(build.stderr)")
+        #expect(build.stdout.hasPrefix("2 items from 2 lines (2 skipped)"), "\(build.stdout)")
+        let search = try trawl(["catalog", "search", "tool"], in: folder)
+        #expect(search.stdout.hasPrefix("a\talpha tool\nc\tgamma tool\n2 matches"), "\(search.stdout)")
+        let scoped = try trawl(["catalog", "search", "--scope", "misc", "tool"], in: folder)
+        #expect(scoped.stdout.hasPrefix("c\tgamma tool\n1 match"), "\(scoped.stdout)")
+    }
+
+    /// A build that cannot write leaves the stored catalog as it was; a damaged catalog is
+    /// reported, never searched.
+    @Test func aFailedBuildKeepsTheCatalogAndDamageIsReported() throws {
+        let folder = try freshFolder()
+        let store = folder.appendingPathComponent("store")
+        #expect(try trawl(["catalog", "build", "--catalog", store.path, Self.items.path], in: folder).status == 0)
+        let file = store.appendingPathComponent("catalog")
+        let before = try Data(contentsOf: file)
+        let missing = try trawl(["catalog", "build", "--catalog", store.path, folder.appendingPathComponent("nope.jsonl").path], in: folder)
+        #expect(missing.status == 2 && missing.stderr.contains("nope.jsonl"))
+        #expect(try Data(contentsOf: file) == before)
+
+        var damaged = before
+        damaged[damaged.count / 2] ^= 0xFF
+        try damaged.write(to: file)
+        let search = try trawl(["catalog", "search", "--catalog", store.path, "python"], in: folder)
+        #expect(search.status == 2)
+        #expect(search.stderr.contains("cannot read the catalog") && search.stderr.contains("checksum"), "\(search.stderr)")
+        try before.prefix(100).write(to: file)
+        #expect(try trawl(["catalog", "search", "--catalog", store.path, "python"], in: folder).status == 2)
+        let none = try trawl(["catalog", "search", "python"], in: folder)
+        #expect(none.status == 2 && none.stderr.contains("trawl catalog build"))
+    }
+
+    @Test func theStoredCatalogRoundTrips() throws {
+        let text = try String(contentsOf: Self.items, encoding: .utf8)
+        var catalog = Catalog(fields: [CatalogField("title", weight: 3), CatalogField("body", weight: -1)],
+                              items: try text.split(separator: "\n").map { try CatalogItem(jsonLine: String($0)) })
+        catalog.scopeAttribute = "priority"
+        catalog.delete(id: "0ad")
+        let decoded = try CatalogFormat.decode(CatalogFormat.encode(catalog))
+        #expect(decoded.allItems == catalog.allItems)
+        #expect(decoded.fields == catalog.fields && decoded.scopeAttribute == "priority")
+    }
+}
