@@ -107,7 +107,7 @@ public struct CatalogSearcher: Sendable {
                                 exactMasks: exactMasks, wordTypos: wordTypos)
         let isLive = catalog.isLive
         for (position, item) in candidates.enumerated() {
-            if position & 1023 == 1023, let deadline, clock.now >= deadline || Task.isCancelled {
+            if position & 1023 == 1023, Task.isCancelled || deadline.map({ clock.now >= $0 }) == true {
                 results.isPartial = true
                 break
             }

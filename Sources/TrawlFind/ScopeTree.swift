@@ -21,15 +21,20 @@ import Observation
 public final class ScopeTree {
     /// A node of the tree.
     public struct Node: Hashable, Sendable {
-        fileprivate let id: Int
+        /// Its number, in order of creation (the root is 0): stable for the node's lifetime.
+        public let id: Int
     }
 
     private struct Entry {
         var parent: Node?
         var children: [Node] = []
+        var kind: ContainerKind = .plain
         var navigator: FindNavigator?
         var findDisabled: Bool?
         var replaceDisabled: Bool?
+        var searchable: (any SearchPresenting)?
+        var searchPlacement: SearchFieldPlacement = .automatic
+        var hasSearchScopes = false
     }
 
     private var entries: [Int: Entry] = [:]
@@ -49,9 +54,15 @@ public final class ScopeTree {
 
     // MARK: Building
 
-    /// Adds a container under `parent`.
+    /// Adds a container of `kind` under `parent`.
     @discardableResult
-    public func addContainer(to parent: Node) -> Node { add(Entry(parent: parent), to: parent) }
+    public func addContainer(to parent: Node, kind: ContainerKind = .plain) -> Node { add(Entry(parent: parent, kind: kind), to: parent) }
+
+    /// The kind of container `node` is.
+    public func kind(of node: Node) -> ContainerKind? { entries[node.id]?.kind }
+
+    /// The parent of `node` (nil for the root).
+    public func parent(of node: Node) -> Node? { entries[node.id]?.parent }
 
     /// Adds an editor (with its navigator) under `parent`.
     @discardableResult
@@ -110,6 +121,34 @@ public final class ScopeTree {
             current = entry.parent
         }
         return FindPolicy(findDisabled: find ?? false, replaceDisabled: replace ?? false)
+    }
+
+    /// The nodes from `node` up to the root of its hierarchy: a sheet starts a new hierarchy, so
+    /// the walk stops at the sheet (included).
+    func pathToHierarchyRoot(from node: Node) -> [Node] {
+        var path: [Node] = []
+        var current: Node? = node
+        while let here = current, let entry = entries[here.id] {
+            path.append(here)
+            if entry.kind == .sheet { break }
+            current = entry.parent
+        }
+        return path
+    }
+
+    func searchable(on node: Node) -> (any SearchPresenting)? { entries[node.id]?.searchable }
+    func searchPlacement(on node: Node) -> SearchFieldPlacement { entries[node.id]?.searchPlacement ?? .automatic }
+    func hasSearchScopes(on node: Node) -> Bool { entries[node.id]?.hasSearchScopes ?? false }
+    func setSearchable(_ field: (any SearchPresenting)?, placement: SearchFieldPlacement, on node: Node) {
+        entries[node.id]?.searchable = field
+        entries[node.id]?.searchPlacement = placement
+    }
+    func setHasSearchScopes(_ value: Bool, on node: Node) { entries[node.id]?.hasSearchScopes = value }
+    /// Every node, in tree order.
+    func allNodes(under node: Node? = nil) -> [Node] {
+        let start = node ?? root
+        guard let entry = entries[start.id] else { return [] }
+        return [start] + entry.children.flatMap { allNodes(under: $0) }
     }
 
     private func applyPolicies() {
