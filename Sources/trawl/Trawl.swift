@@ -303,7 +303,7 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Build and search a catalog of items (typo-tolerant, ranked, with tokens, scopes and facets).",
-        subcommands: [CatalogBuild.self, CatalogSearch.self]
+        subcommands: [CatalogBuild.self, CatalogSearch.self, CatalogPick.self]
     )
 }
 
@@ -384,6 +384,26 @@ struct CatalogSearch: ParsableCommand {
         run.facets = facets.isEmpty ? nil : facets
         run.json = json
         run.color = color == .always || (color == .auto && Console.stdoutIsTerminal)
+        let status = run.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct CatalogPick: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pick",
+        abstract: "Search a catalog as you type, on the terminal; Enter prints the chosen id.",
+        discussion: "Keys: type to search; Tab takes the first suggestion; Backspace on empty text removes the last token; Ctrl-S switches scope; Up and Down select; Enter prints the selected id (exit 0); Esc dismisses (exit 1)."
+    )
+
+    @Argument(help: "Text to start with.")
+    var query: String = ""
+    @OptionGroup var location: CatalogLocation
+
+    func run() throws {
+        var run = CatalogPickRun()
+        run.folder = location.path
+        run.text = query
         let status = run.run()
         if status != 0 { throw ExitCode(status) }
     }
