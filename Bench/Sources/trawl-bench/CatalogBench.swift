@@ -10,6 +10,10 @@ struct CatalogBench {
     let catalogPath: String?
     /// The queries (`make_queries.py`'s JSON); drawn from the items otherwise.
     let queriesPath: String?
+    /// A folder prepared as ../shared/tools/catalog-peers/README.md says (its venv, data and
+    /// queries); the peers run there on the catalog named like the --catalog file.
+    let peersWork: String?
+    let peerNames: [String]
     let report: Report
 
     func run() throws {
@@ -22,6 +26,9 @@ struct CatalogBench {
         report.add(build)
         report.note("catalog.build: \(Int(Double(items.count) / (build.median / 1000))) items/s (without reading the JSON)")
         let queries = try loadQueries(items: items)
+        report.note("catalog: \(queries.count) queries, \(queries.filter(\.typo).count) with a typo, typed a key at a time; top 50 per keystroke")
+        var finalCounts: [String: Int] = [:]
+        var ourFinalCounts: [String: Int] = [:]
         for withFacets in [true, false] {
             var searcher = CatalogSearcher()
             var latencies: [Double] = []
@@ -38,14 +45,61 @@ struct CatalogBench {
                     slowest.append((latencies.last!, typed, last!.matchCount))
                 }
                 let found = (last?.hits ?? []).contains { $0.id == query.target }
+                finalCounts[query.text] = last?.matchCount
                 if query.typo { typoCount += 1; if found { typoHits += 1 } } else { cleanCount += 1; if found { cleanHits += 1 } }
             }
             latencies.sort()
             if ProcessInfo.processInfo.environment["CATALOG_SLOWEST"] != nil {
                 for (ms, typed, count) in slowest.sorted(by: { $0.0 > $1.0 }).prefix(30) { report.note("slow: \(ms) ms '\(typed)' \(count) matches") }
             }
+            if withFacets { ourFinalCounts = finalCounts }
             let name = "catalog.keystroke" + (withFacets ? "" : ".nofacets")
+            report.add(Figure(name: name + ".p50", unit: "ms", samples: [percentile(latencies, 50)]))
+            report.add(Figure(name: name + ".p99", unit: "ms", samples: [percentile(latencies, 99)]))
+            report.add(Figure(name: name + ".max", unit: "ms", samples: [latencies.last ?? .nan]))
             report.note("\(name): \(latencies.count) keystrokes, p50 \(percentile(latencies, 50)) ms, p99 \(percentile(latencies, 99)) ms, max \(latencies.last ?? 0) ms; typo recall@50 \(Double(typoHits) / Double(max(1, typoCount))) (\(typoCount) queries), clean \(Double(cleanHits) / Double(max(1, cleanCount)))")
+        }
+        if report.peers { try runPeers(ourCounts: ourFinalCounts, queries: queries) }
+    }
+
+    /// Runs the peers of ../shared/tools/catalog-peers on the same catalog and queries, one at a
+    /// time, and reports their figures beside ours; the clean queries' final match counts are
+    /// compared with ours (same rule: every word, the last as a prefix).
+    private func runPeers(ourCounts: [String: Int], queries: [Query]) throws {
+        guard let peersWork, let catalogPath else {
+            report.note("catalog peers: skipped (give --peers-work, a folder prepared as ../shared/tools/catalog-peers/README.md says, and --catalog)")
+            return
+        }
+        let name = URL(fileURLWithPath: catalogPath).deletingPathExtension().lastPathComponent
+        let tools = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../../shared/tools/catalog-peers").standardizedFileURL.path
+        let venvPython = peersWork + "/venv/bin/python"
+        for peer in peerNames {
+            let python = peer == "xapian" ? "/usr/bin/python3" : venvPython
+            guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: tools + "/bench_\(peer).py") else {
+                report.note("catalog peer \(peer): skipped (no \(python) or \(tools)/bench_\(peer).py)")
+                continue
+            }
+            let run = try Child.start(python, [tools + "/bench_\(peer).py", name], environment: ["PEERS_WORK": peersWork]).finish()
+            let resultPath = peersWork + "/results/\(peer)-\(name).json"
+            guard run.status == 0, let data = FileManager.default.contents(atPath: resultPath),
+                  let result = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                report.note("catalog peer \(peer): skipped (it failed: \(run.stderr.suffix(300)))")
+                continue
+            }
+            func number(_ key: String) -> Double { (result[key] as? NSNumber)?.doubleValue ?? .nan }
+            var equal = 0, compared = 0
+            for entry in result["per_query"] as? [[String: Any]] ?? [] where entry["typo"] as? Bool == false {
+                guard let text = entry["q"] as? String, let total = entry["total"] as? Int, let ours = ourCounts[text] else { continue }
+                compared += 1
+                if total == ours { equal += 1 }
+            }
+            report.add(Figure(name: "catalog.peer.\(peer).p50", unit: "ms", samples: [number("p50_ms")]))
+            report.add(Figure(name: "catalog.peer.\(peer).p99", unit: "ms", samples: [number("p99_ms")]))
+            report.add(Figure(name: "catalog.peer.\(peer).max", unit: "ms", samples: [number("max_ms")]))
+            report.note("catalog peer \(peer) \(result["version"] ?? ""): build \(Int(number("build_items_per_s"))) items/s into \(String(format: "%.1f", number("index_mb"))) MB; "
+                + "p50 \(String(format: "%.2f", number("p50_ms"))) ms, p99 \(String(format: "%.1f", number("p99_ms"))) ms, max \(String(format: "%.1f", number("max_ms"))) ms; "
+                + "typo recall@50 \(String(format: "%.2f", number("typo_recall50"))), clean \(String(format: "%.2f", number("clean_recall50"))); "
+                + "clean queries with the same match count as ours: \(equal) of \(compared)")
         }
     }
 
@@ -63,11 +117,65 @@ struct CatalogBench {
             let list = try JSONSerialization.jsonObject(with: data) as! [[String: Any]]
             return list.map { Query(text: $0["q"] as! String, target: $0["target"] as! String, typo: !($0["typo"] is Bool)) }
         }
-        return []
+        // As make_queries.py does: 1-3 words of 3+ letters from one item, half with one edit
+        // (substitution, deletion or insertion, never the first letter) in a word of 5+ letters.
+        var random = SeededGenerator(seed: 4242)
+        var queries: [Query] = []
+        while queries.count < 200, !items.isEmpty {
+            let item = items[Int.random(in: 0..<items.count, using: &random)]
+            var words: [String] = []
+            for field in ["title", "body"] {
+                for word in (item.fields[field] ?? "").lowercased().split(whereSeparator: { !$0.isLetter || !$0.isASCII }) where word.count >= 3 && !words.contains(String(word)) {
+                    words.append(String(word))
+                }
+            }
+            guard !words.isEmpty else { continue }
+            words.shuffle(using: &random)
+            var chosen = Array(words.prefix(min(Int.random(in: 1...3, using: &random), words.count)))
+            var typo = false
+            if let index = chosen.indices.filter({ chosen[$0].count >= 5 }).randomElement(using: &random), Bool.random(using: &random) {
+                var letters = Array(chosen[index])
+                let position = Int.random(in: 1..<letters.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: letters[position] = letters[position] == "q" ? "x" : "q"
+                case 1: letters.remove(at: position)
+                default: letters.insert("e", at: position)
+                }
+                chosen[index] = String(letters)
+                typo = true
+            }
+            queries.append(Query(text: chosen.joined(separator: " "), target: item.id, typo: typo))
+        }
+        return queries
+    }
+
+    /// Items of the Debian catalog's shape, deterministic: titles of 1-4 and bodies of 0-20 words
+    /// drawn from a Zipf-like vocabulary of pronounceable words, a section, a priority and tags.
+    static func generatedItems(count: Int) -> [CatalogItem] {
+        var random = SeededGenerator(seed: 20240601)
+        let syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ex", "in", "or", "an", "st", "pr", "gl", "cr", "ing", "er", "ion", "ly"]
+        var vocabulary: [String] = []
+        for _ in 0..<60_000 {
+            vocabulary.append((0..<Int.random(in: 1...5, using: &random)).map { _ in syllables.randomElement(using: &random)! }.joined())
+        }
+        func word() -> String {
+            // Zipf-like: small indices far more often.
+            let u = Double.random(in: 0..<1, using: &random)
+            return vocabulary[min(vocabulary.count - 1, Int(pow(Double(vocabulary.count), u)) - 1)]
+        }
+        let sections = (0..<58).map { "section\($0)" }, tags = (0..<600).map { "tag::\($0)" }
+        return (0..<count).map { number in
+            let title = (0..<Int.random(in: 1...4, using: &random)).map { _ in word() }.joined(separator: "-")
+            let body = (0..<Int.random(in: 0...20, using: &random)).map { _ in word() }.joined(separator: " ")
+            let sectionIndex = min(sections.count - 1, Int(pow(Double(sections.count), Double.random(in: 0..<1, using: &random))) - 1)
+            var attributes = ["section": [sections[sectionIndex]], "priority": [Bool.random(using: &random) ? "optional" : "standard"]]
+            if Bool.random(using: &random) { attributes["tags"] = (0..<Int.random(in: 1...6, using: &random)).map { _ in tags.randomElement(using: &random)! } }
+            return CatalogItem(id: "g\(number)", fields: ["title": title, "body": body], attributes: attributes)
+        }
     }
 
     private func loadItems() throws -> ([CatalogItem], String) {
-        guard let catalogPath else { return ([], "nothing") }
+        guard let catalogPath else { return (Self.generatedItems(count: 1_000_000), "generated items (no --catalog)") }
         let text = try String(contentsOfFile: catalogPath, encoding: .utf8)
         var items: [CatalogItem] = []
         for line in text.split(separator: "\n") {

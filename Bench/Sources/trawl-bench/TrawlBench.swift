@@ -23,6 +23,12 @@ struct TrawlBench: AsyncParsableCommand {
     @Option(help: "catalog: the typed queries (make_queries.py's JSON); drawn from the items otherwise.")
     var queries: String?
 
+    @Option(help: "catalog: the work folder of ../shared/tools/catalog-peers (venv, data, queries), where Tantivy, FTS5 and Xapian run on the same catalog.")
+    var peersWork: String?
+
+    @Option(help: "catalog: which peers to run, comma-separated.")
+    var catalogPeers = "tantivy,fts5,xapian"
+
     @Option(help: "An editing trace (.json.gz); default: every trace in ../shared/traces.")
     var trace: [String] = []
 
@@ -49,7 +55,8 @@ struct TrawlBench: AsyncParsableCommand {
         case "index":
             try IndexBench(runs: runs, corpusPath: corpus, report: report).run()
         case "catalog":
-            try CatalogBench(runs: runs, catalogPath: catalog, queriesPath: queries, report: report).run()
+            try CatalogBench(runs: runs, catalogPath: catalog, queriesPath: queries, peersWork: peersWork,
+                             peerNames: catalogPeers.split(separator: ",").map(String.init), report: report).run()
         case "cli":
             try CLIBench(runs: runs, corpusPath: corpus, report: report).run()
         default:
