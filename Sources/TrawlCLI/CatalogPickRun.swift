@@ -20,13 +20,7 @@ public struct CatalogPickRun: Sendable {
 
     /// Runs it; returns the exit code (0 an item chosen, 1 dismissed, 2 error).
     public func run() -> Int32 {
-        let catalog: Catalog
-        do {
-            catalog = try CatalogStore.load(from: folder)
-        } catch {
-            Console.error("\(CatalogStore.path(in: folder)): cannot read the catalog: \(error) (build it with trawl catalog build)")
-            return 2
-        }
+        guard let catalog = loadStoredCatalog(from: folder) else { return 2 }
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0, isatty(tty) == 1 else {
             Console.error("catalog pick needs a terminal; use trawl catalog search in scripts")

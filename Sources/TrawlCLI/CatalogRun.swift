@@ -76,6 +76,16 @@ public struct CatalogBuildRun: Sendable {
     }
 }
 
+/// The catalog stored in `folder`, or nil after saying why it cannot be read.
+func loadStoredCatalog(from folder: FilePath) -> Catalog? {
+    do {
+        return try CatalogStore.load(from: folder)
+    } catch {
+        Console.error("\(CatalogStore.path(in: folder)): cannot read the catalog: \(error) (build it with trawl catalog build)")
+        return nil
+    }
+}
+
 /// `trawl catalog search QUERY`: ranked results with highlights and facets, as text or JSON Lines.
 public struct CatalogSearchRun: Sendable {
     public var folder: FilePath = CatalogStore.defaultFolder
@@ -93,13 +103,7 @@ public struct CatalogSearchRun: Sendable {
 
     /// Runs it; returns the exit code (0 something matched, 1 nothing did, 2 error).
     public func run() -> Int32 {
-        let catalog: Catalog
-        do {
-            catalog = try CatalogStore.load(from: folder)
-        } catch {
-            Console.error("\(CatalogStore.path(in: folder)): cannot read the catalog: \(error) (build it with trawl catalog build)")
-            return 2
-        }
+        guard let catalog = loadStoredCatalog(from: folder) else { return 2 }
         var filters: [CatalogFilter] = []
         for token in tokens {
             guard let colon = token.firstIndex(of: ":"), colon != token.startIndex else {
