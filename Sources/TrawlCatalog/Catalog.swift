@@ -59,7 +59,6 @@ public struct Catalog: Sendable {
         upsert(contentsOf: items)
     }
 
-    var fieldCount: Int { fields.count }
     var slotCount: Int { items.count }
 
     // MARK: Reading

@@ -46,9 +46,6 @@ public struct CatalogResults: Sendable {
     public var facets: [String: [FacetValue]] = [:]
     /// Whether the time budget ran out (or the search was cancelled) before every candidate was seen.
     public var isPartial = false
-
-    /// What a later, narrower query may start from.
-    var refinement: Refinement?
 }
 
 /// The state a search leaves for the next keystroke: its words and every match.

@@ -58,13 +58,13 @@ public struct CatalogSearcher: Sendable {
         // Candidates: the last matches when this query narrows them, else the items holding the
         // rarest word (or the rarest filter value, or everything).
         var candidates: [UInt32]
+        let rarestFilter = filters.min { catalog.valuePostings[Int($0)].count < catalog.valuePostings[Int($1)].count }
         if let last, last.covers(words, filterSet, generation: catalog.generation) {
             candidates = last.matches
         } else if !words.isEmpty {
             let totals = termLists.map { $0.reduce(0) { $0 + catalog.postings[Int($1)].count } }
             let rarest = totals.indices.min { totals[$0] < totals[$1] }!
-            let filterTotal = filters.map { catalog.valuePostings[Int($0)].count }.min() ?? Int.max
-            if filterTotal < totals[rarest], let filter = filters.min(by: { catalog.valuePostings[Int($0)].count < catalog.valuePostings[Int($1)].count }) {
+            if let filter = rarestFilter, catalog.valuePostings[Int(filter)].count < totals[rarest] {
                 candidates = catalog.valuePostings[Int(filter)]
             } else if termLists[rarest].count == 1 {
                 candidates = catalog.postings[Int(termLists[rarest][0])]
@@ -91,7 +91,7 @@ public struct CatalogSearcher: Sendable {
                     }
                 }
             }
-        } else if let filter = filters.min(by: { catalog.valuePostings[Int($0)].count < catalog.valuePostings[Int($1)].count }) {
+        } else if let filter = rarestFilter {
             candidates = catalog.valuePostings[Int(filter)]
         } else {
             candidates = Array(0..<UInt32(catalog.slotCount))
@@ -135,9 +135,7 @@ public struct CatalogSearcher: Sendable {
         }
         results.facets = facets.mapValues { $0.sorted { ($1.count, $0.value) < ($0.count, $1.value) } }
         if !results.isPartial {
-            let refinement = Refinement(generation: catalog.generation, words: words, filters: filterSet, matches: matches)
-            last = refinement
-            results.refinement = refinement
+            last = Refinement(generation: catalog.generation, words: words, filters: filterSet, matches: matches)
         } else {
             last = nil
         }

@@ -54,54 +54,92 @@ struct Vocabulary: Sendable {
 
     private func less(_ a: UInt32, _ b: UInt32) -> Bool { word(a).lexicographicallyPrecedes(word(b)) }
 
-    @inline(__always)
-    fileprivate func length(_ number: UInt32) -> Int { Int(starts[Int(number) + 1] - starts[Int(number)]) }
-
-    @inline(__always)
-    fileprivate func byte(_ number: UInt32, _ offset: Int) -> UInt8 { bytes[Int(starts[Int(number)]) + offset] }
-
     /// Calls `report` with each word within `typos` edits (Levenshtein, counted in bytes of folded
     /// text) of `query`, or, when `prefix` is true, each word that begins within `typos` edits of
     /// `query`, with its distance.
     func forEachMatch(of query: [UInt8], typos: Int, prefix: Bool, _ report: (UInt32, Int) -> Void) {
-        if typos == 0 {
-            if prefix {
-                let range = prefixRange(query, in: 0..<sorted.count, from: 0)
-                for index in range { report(sorted[index], 0) }
-            } else if let number = numbers[String(decoding: query, as: UTF8.self)] {
-                report(number, 0)
-            }
+        if typos == 0, !prefix {
+            if let number = numbers[String(decoding: query, as: UTF8.self)] { report(number, 0) }
             return
         }
-        // One row of edit distances per depth, all in one buffer.
-        let width = query.count + 1
-        var rows = [Int](repeating: 0, count: width * (longest + 2))
-        for column in 0..<width { rows[column] = column }
-        rows.withUnsafeMutableBufferPointer { rows in
-            query.withUnsafeBufferPointer { query in
-                sorted.withUnsafeBufferPointer { sorted in
-                    starts.withUnsafeBufferPointer { starts in
-                        bytes.withUnsafeBufferPointer { bytes in
-                            withoutActuallyEscaping(report) { report in
-                                let walk = Walk(sorted: sorted, starts: starts, bytes: bytes, query: query, typos: typos, prefix: prefix,
-                                                rows: rows, report: report)
-                                walk.visit(range: 0..<sorted.count, depth: 0, best: Int.max)
-                            }
-                        }
+        withWords { words in
+            if typos == 0 {
+                var range = 0..<words.sorted.count
+                for depth in 0..<query.count where !range.isEmpty { range = words.childRange(range, depth: depth, byte: query[depth]) }
+                for index in range { report(words.sorted[index], 0) }
+                return
+            }
+            // One row of edit distances per depth, all in one buffer.
+            let width = query.count + 1
+            var rows = [Int](repeating: 0, count: width * (longest + 2))
+            for column in 0..<width { rows[column] = column }
+            rows.withUnsafeMutableBufferPointer { rows in
+                query.withUnsafeBufferPointer { query in
+                    withoutActuallyEscaping(report) { report in
+                        let walk = Walk(words: words, query: query, typos: typos, prefix: prefix, rows: rows, report: report)
+                        walk.visit(range: 0..<words.sorted.count, depth: 0, best: Int.max)
                     }
                 }
             }
         }
     }
 
-    /// The length of word `number` in bytes.
-    func length(of number: UInt32) -> Int { length(number) }
+    /// Runs `body` with the words in byte order, read without copies or reference counting.
+    private func withWords<R>(_ body: (SortedWords) -> R) -> R {
+        sorted.withUnsafeBufferPointer { sorted in
+            starts.withUnsafeBufferPointer { starts in
+                bytes.withUnsafeBufferPointer { bytes in body(SortedWords(sorted: sorted, starts: starts, bytes: bytes)) }
+            }
+        }
+    }
 
-    /// A Levenshtein walk down the implicit trie; see ``forEachMatch(of:typos:prefix:_:)``.
-    private struct Walk {
+    /// The byte-ordered words as an implicit trie: the words sharing a prefix are one range.
+    private struct SortedWords {
         let sorted: UnsafeBufferPointer<UInt32>
         let starts: UnsafeBufferPointer<UInt32>
         let bytes: UnsafeBufferPointer<UInt8>
+
+        @inline(__always)
+        func length(_ number: UInt32) -> Int { Int(starts[Int(number) + 1] - starts[Int(number)]) }
+
+        @inline(__always)
+        func byte(_ number: UInt32, _ offset: Int) -> UInt8 { bytes[Int(starts[Int(number)]) + offset] }
+
+        /// Within `range` (words sharing `depth` bytes), the words whose byte at `depth` is
+        /// `target`. A word of exactly `depth` bytes sorts first and belongs to no child.
+        func childRange(_ range: Range<Int>, depth: Int, byte target: UInt8) -> Range<Int> {
+            var low = range.lowerBound
+            let high = range.upperBound
+            if low < high, length(sorted[low]) == depth { low += 1 }
+            // The rest are ordered by their byte at `depth`: a short scan finds the start of a
+            // small group, a binary search that of a large one; likewise for its end.
+            var first = low
+            while first < high, first < low + 8, byte(sorted[first], depth) < target { first += 1 }
+            if first == low + 8 { first = bound(first..<high, depth: depth) { $0 < target } }
+            guard first < high, byte(sorted[first], depth) == target else { return first..<first }
+            var end = first + 1
+            while end < high, end < first + 8, byte(sorted[end], depth) == target { end += 1 }
+            if end == first + 8 { end = bound(end..<high, depth: depth) { $0 <= target } }
+            return first..<end
+        }
+
+        /// The first index of `range` whose byte at `depth` fails `isBefore`.
+        private func bound(_ range: Range<Int>, depth: Int, _ isBefore: (UInt8) -> Bool) -> Int {
+            var low = range.lowerBound, high = range.upperBound
+            while low < high {
+                let middle = (low + high) / 2
+                if isBefore(byte(sorted[middle], depth)) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+    }
+
+    /// The length of word `number` in bytes.
+    func length(of number: UInt32) -> Int { Int(starts[Int(number) + 1] - starts[Int(number)]) }
+
+    /// A Levenshtein walk down the implicit trie; see ``forEachMatch(of:typos:prefix:_:)``.
+    private struct Walk {
+        let words: SortedWords
         let query: UnsafeBufferPointer<UInt8>
         let typos: Int
         let prefix: Bool
@@ -114,6 +152,7 @@ struct Vocabulary: Sendable {
             let last = row[query.count]
             var minimum = row[0]
             for column in 1..<width where row[column] < minimum { minimum = row[column] }
+            let sorted = words.sorted
             var start = range.lowerBound
             if prefix {
                 let effective = min(best, last)
@@ -125,12 +164,12 @@ struct Vocabulary: Sendable {
                     if best <= typos { for index in range { report(sorted[index], best) } }
                     return
                 }
-                if start < range.upperBound, length(sorted[start]) == depth {
+                if start < range.upperBound, words.length(sorted[start]) == depth {
                     if effective <= typos { report(sorted[start], effective) }
                     start += 1
                 }
             } else {
-                if start < range.upperBound, length(sorted[start]) == depth {
+                if start < range.upperBound, words.length(sorted[start]) == depth {
                     if last <= typos { report(sorted[start], last) }
                     start += 1
                 }
@@ -138,8 +177,8 @@ struct Vocabulary: Sendable {
             }
             let next = row + width
             while start < range.upperBound {
-                let byte = byte(sorted[start], depth)
-                let child = childRange(start..<range.upperBound, depth: depth, byte: byte)
+                let byte = words.byte(sorted[start], depth)
+                let child = words.childRange(start..<range.upperBound, depth: depth, byte: byte)
                 next[0] = depth + 1
                 for column in 1..<width {
                     let substitution = row[column - 1] + (query[column - 1] == byte ? 0 : 1)
@@ -149,59 +188,5 @@ struct Vocabulary: Sendable {
                 start = child.upperBound
             }
         }
-
-        @inline(__always)
-        private func length(_ number: UInt32) -> Int { Int(starts[Int(number) + 1] - starts[Int(number)]) }
-
-        @inline(__always)
-        private func byte(_ number: UInt32, _ offset: Int) -> UInt8 { bytes[Int(starts[Int(number)]) + offset] }
-
-        /// Within `range` (words sharing `depth` bytes, none shorter), the words whose byte at
-        /// `depth` is `target`.
-        private func childRange(_ range: Range<Int>, depth: Int, byte target: UInt8) -> Range<Int> {
-            var low = range.lowerBound, high = range.upperBound
-            // The words of the range are ordered by their byte at `depth`: a short scan finds the
-            // end of a small group, a binary search that of a large one.
-            var probe = low
-            while probe < high, probe < low + 8 {
-                if byte(sorted[probe], depth) != target { return low..<probe }
-                probe += 1
-            }
-            low = probe
-            while low < high {
-                let middle = (low + high) / 2
-                if byte(sorted[middle], depth) <= target { low = middle + 1 } else { high = middle }
-            }
-            return range.lowerBound..<low
-        }
-    }
-
-    /// The range of `sorted` (within `range`, whose words share `depth` bytes) whose words begin
-    /// with `query`.
-    private func prefixRange(_ query: [UInt8], in range: Range<Int>, from depth: Int) -> Range<Int> {
-        var range = range
-        for offset in depth..<query.count {
-            range = childRange(range, depth: offset, byte: query[offset])
-            if range.isEmpty { break }
-        }
-        return range
-    }
-
-    /// Within `range` (words sharing `depth` bytes), the words whose byte at `depth` is `byte`.
-    fileprivate func childRange(_ range: Range<Int>, depth: Int, byte target: UInt8) -> Range<Int> {
-        // Lower bound: first word with length > depth and byte >= target.
-        var low = range.lowerBound, high = range.upperBound
-        while low < high {
-            let middle = (low + high) / 2
-            let number = sorted[middle]
-            if length(number) <= depth || byte(number, depth) < target { low = middle + 1 } else { high = middle }
-        }
-        let lower = low
-        high = range.upperBound
-        while low < high {
-            let middle = (low + high) / 2
-            if byte(sorted[middle], depth) <= target { low = middle + 1 } else { high = middle }
-        }
-        return lower..<low
     }
 }
