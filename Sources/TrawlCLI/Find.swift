@@ -168,34 +168,24 @@ func searchText(_ text: ContiguousText, display: DisplayPath, matcher: any Match
     report.bytes = text.utf8Count
     let outcome: Result<Void, MatchError> = text.withBytes { bytes in
         Result { () throws(MatchError) in
-            var lines = LineLocator(bytes)
-            var cursor = matcher.cursor(over: text)
             let style = settings.style
             switch settings.mode {
-            case .filesWithMatches:
-                if try cursor.next() != nil {
-                    report.matches = 1
-                    report.write(style.path(display.bytes) + [0x0A])
+            case .filesWithMatches, .countMatches, .countLines:
+                let tally = try tallyMatches(of: matcher, in: text, bytes: bytes, mode: settings.mode)
+                report.matches = tally.matches
+                report.matchedLines = tally.lines
+                if settings.mode == .filesWithMatches {
+                    if tally.matches > 0 { report.write(style.path(display.bytes) + [0x0A]) }
+                    break
                 }
-            case .countMatches, .countLines:
-                var lastCountedLine = 0
-                while let match = try cursor.next() {
-                    report.matches += 1
-                    guard settings.mode == .countLines else { continue }
-                    let firstLine = lines.lineNumber(match.range.lowerBound)
-                    let lastLine = lines.lineNumber(lastPosition(of: match))
-                    report.matchedLines += max(0, lastLine - max(firstLine, lastCountedLine + 1) + 1)
-                    lastCountedLine = max(lastCountedLine, lastLine)
-                    // Further matches on a counted line do not change the count: skip them.
-                    let lineEnd = lines.lineEnd(lastPosition(of: match))
-                    if lineEnd > match.range.upperBound { cursor.skip(to: lineEnd) }
-                }
-                let count = settings.mode == .countLines ? report.matchedLines : report.matches
+                let count = settings.mode == .countLines ? tally.lines : tally.matches
                 if count > 0 {
                     if settings.withFilename { report.write(style.path(display.bytes) + [UInt8(ascii: ":")]) }
                     report.write(String(count) + "\n")
                 }
             case .lines, .json:
+                var lines = LineLocator(bytes)
+                var cursor = matcher.cursor(over: text)
                 try renderLines(&cursor, text: text, bytes: bytes, lines: &lines, display: display, settings: settings,
                                 canMatchAcrossLines: matcher.canMatchAcrossLines, report: &report)
             }
@@ -203,6 +193,67 @@ func searchText(_ text: ContiguousText, display: DisplayPath, matcher: any Match
     }
     try outcome.get()
     return report
+}
+
+/// Texts at least this large are counted in parts on the cores at hand (when no match can span
+/// lines).
+let partedCountThreshold = 8 << 20
+
+/// The matches and the matched lines of `text` (for `filesWithMatches`, whether there is one).
+/// A large text whose matches cannot span lines is searched in parts cut at line starts, each
+/// with the whole text as context: by the matcher's contract every match is then found once.
+private func tallyMatches(of matcher: any Matcher, in text: ContiguousText, bytes: UnsafeBufferPointer<UInt8>,
+                          mode: FindMode) throws(MatchError) -> (matches: Int, lines: Int) {
+    let whole = 0..<bytes.count
+    guard bytes.count >= partedCountThreshold, !matcher.canMatchAcrossLines else {
+        return try tallyMatches(of: matcher, in: text, bytes: bytes, range: whole, mode: mode)
+    }
+    let lines = LineLocator(bytes)
+    let tallies = inParts(of: bytes.count, boundary: { lines.lineEnd($0 - 1) }) { range in
+        text.withBytes { bytes in
+            Result { () throws(MatchError) in try tallyMatches(of: matcher, in: text, bytes: bytes, range: range, mode: mode) }
+        }
+    }
+    var total = (matches: 0, lines: 0)
+    for tally in tallies {
+        let tally = try tally.get()
+        total.matches += tally.matches
+        total.lines += tally.lines
+    }
+    return total
+}
+
+/// The matches and matched lines starting in `range` of `text` (the whole text as context);
+/// stops at the first match for `filesWithMatches`.
+private func tallyMatches(of matcher: any Matcher, in text: ContiguousText, bytes: UnsafeBufferPointer<UInt8>,
+                          range: Range<Int>, mode: FindMode) throws(MatchError) -> (matches: Int, lines: Int) {
+    var lines = LineLocator(bytes)
+    var cursor = matcher.cursor(over: text, in: range, context: 0..<bytes.count)
+    var tally = (matches: 0, lines: 0)
+    if mode == .filesWithMatches {
+        if try cursor.next() != nil { tally.matches = 1 }
+        return tally
+    }
+    var lastCountedLine = 0
+    let spansLines = matcher.canMatchAcrossLines
+    while let match = try cursor.next() {
+        tally.matches += 1
+        guard mode == .countLines else { continue }
+        if !spansLines {
+            // One line per match, the rest of its line skipped: no line numbers needed, so the
+            // text is not scanned for line feeds up to each match.
+            tally.lines += 1
+        } else {
+            let firstLine = lines.lineNumber(match.range.lowerBound)
+            let lastLine = lines.lineNumber(lastPosition(of: match))
+            tally.lines += max(0, lastLine - max(firstLine, lastCountedLine + 1) + 1)
+            lastCountedLine = max(lastCountedLine, lastLine)
+        }
+        // Further matches on a counted line do not change the count: skip them.
+        let lineEnd = lines.lineEnd(lastPosition(of: match))
+        if lineEnd > match.range.upperBound { cursor.skip(to: lineEnd) }
+    }
+    return tally
 }
 
 /// The offset whose line is the last line a match touches (its last byte, or its position when empty).

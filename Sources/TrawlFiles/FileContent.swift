@@ -173,9 +173,29 @@ extension FileContent {
     static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> FileSkip? {
         if let utf16 = utf16Mark(bytes) { return utf16 }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
-        let stop = trawl_text_check(base, bytes.count)
+        let stop = firstBadByte(base, count: bytes.count)
         if stop == bytes.count { return nil }
         return bytes[stop] == 0 ? .binary(offset: stop) : .invalidUTF8(offset: stop)
+    }
+
+    /// Texts at least this large are checked in parts on the cores at hand: one core alone reads
+    /// memory at about half the speed two do.
+    static let partedCheckThreshold = 8 << 20
+
+    /// The offset of the first NUL or invalid UTF-8 byte, or `count`.
+    private static func firstBadByte(_ base: UnsafePointer<UInt8>, count: Int) -> Int {
+        guard count >= partedCheckThreshold else { return trawl_text_check(base, count) }
+        // Parts start on a byte that is not a continuation byte, where a whole-text check would be
+        // too (had it found nothing before): the first part's bad byte is the text's first.
+        let address = UInt(bitPattern: base) // a pointer is not Sendable; the buffer outlives the work
+        let stops = inParts(of: count, boundary: { nominal in
+            var start = nominal
+            while start < count && base[start] & 0xC0 == 0x80 { start += 1 }
+            return start
+        }) { range in
+            (stop: range.lowerBound + trawl_text_check(UnsafePointer<UInt8>(bitPattern: address)! + range.lowerBound, range.count), end: range.upperBound)
+        }
+        return stops.first { $0.stop < $0.end }?.stop ?? count
     }
 
     private static func utf16Mark(_ bytes: UnsafeBufferPointer<UInt8>) -> FileSkip? {

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "TrawlKernels.h"
+#include "Dispatch.h"
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -70,9 +71,8 @@ size_t trawl_find_json_escape(const uint8_t *bytes, size_t count) {
     return count;
 }
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#ifdef TRAWL_HAVE_AVX2_DISPATCH
 #include <immintrin.h>
-#define TRAWL_HAVE_AVX2_DISPATCH 1
 // AVX2 doubles the bytes per step; chosen at run time, so the binary still runs on SSE2-only CPUs.
 __attribute__((target("avx2")))
 static size_t find_pair_avx2(const uint8_t *bytes, size_t starts,
@@ -98,7 +98,7 @@ static size_t find_pair_avx2(const uint8_t *bytes, size_t starts,
     return starts;
 }
 
-static int has_avx2(void) {
+int trawl_has_avx2(void) {
     static int state = -1;
     if (state < 0) state = __builtin_cpu_supports("avx2") ? 1 : 0;
     return state;
@@ -109,7 +109,7 @@ size_t trawl_find_pair(const uint8_t *bytes, size_t starts,
                        size_t offset1, uint8_t fold1, uint8_t byte1,
                        size_t offset2, uint8_t fold2, uint8_t byte2) {
 #ifdef TRAWL_HAVE_AVX2_DISPATCH
-    if (starts >= 64 && has_avx2()) return find_pair_avx2(bytes, starts, offset1, fold1, byte1, offset2, fold2, byte2);
+    if (starts >= 64 && trawl_has_avx2()) return find_pair_avx2(bytes, starts, offset1, fold1, byte1, offset2, fold2, byte2);
 #endif
     size_t i = 0;
 #if defined(__SSE2__)

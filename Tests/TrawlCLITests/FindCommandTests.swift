@@ -93,6 +93,30 @@ import Testing
         #expect(matches.contains("Sources/App/main.swift:26"))
     }
 
+    @Test func aLargeFileCountedInPartsCountsAsOneSearchWould() throws {
+        // Past the size where counting runs in parts on all cores; the counts from the words.
+        var random = SeededGenerator(seed: 5)
+        let words = ["needle", "needles", "xneedle", "Needle", "é", "hay", "needle_", "naïve"]
+        var lines: [[String]] = []
+        var size = 0
+        while size < (8 << 20) + 100_000 {
+            let line = (0..<Int.random(in: 0...12, using: &random)).map { _ in words.randomElement(using: &random)! }
+            size += line.joined(separator: " ").utf8.count + 1
+            lines.append(line)
+        }
+        let folder = try temporaryFolder("parted")
+        let file = folder.appendingPathComponent("big.txt")
+        try Data(lines.map { $0.joined(separator: " ") + "\n" }.joined().utf8).write(to: file)
+        let occurrences = lines.map { line in line.reduce(0) { $0 + ($1.contains("needle") ? 1 : 0) } }
+        let whole = lines.map { line in line.filter { $0 == "needle" }.count }
+        #expect(try trawl(["find", "-c", "needle", file.path]).stdout == "\(occurrences.filter { $0 > 0 }.count)\n")
+        #expect(try trawl(["find", "--count-matches", "needle", file.path]).stdout == "\(occurrences.reduce(0, +))\n")
+        #expect(try trawl(["find", "-c", "\\bneedle\\b", file.path]).stdout == "\(whole.filter { $0 > 0 }.count)\n")
+        #expect(try trawl(["find", "--count-matches", "\\bneedle\\b", file.path]).stdout == "\(whole.reduce(0, +))\n")
+        #expect(try trawl(["find", "-l", "naïve", file.path]).stdout == file.path + "\n")
+        #expect(try trawl(["find", "-l", "absent", file.path]).status == 1)
+    }
+
     @Test func multilineNeedsExplicitLineBreaksOrU() throws {
         #expect(try trawl(["find", "-c", "Int\\) \\{\\s+precondition", "Sources/Net/EventLoop.swift"], in: tree).status == 1)
         #expect(try trawl(["find", "-c", "-U", "Int\\) \\{\\s+precondition", "Sources/Net/EventLoop.swift"], in: tree).stdout == "1\n",

@@ -2,6 +2,8 @@ import Foundation
 import SystemPackage
 import Testing
 @testable import TrawlFiles
+import TrawlKernels
+import TrawlTestSupport
 
 @Suite struct FileContentTests {
     func file(_ bytes: [UInt8]) throws -> FilePath {
@@ -17,6 +19,28 @@ import Testing
         bytes[FileContent.mapThreshold + 7] = 0
         let result = FileContent.read(path: try file(bytes), for: purpose)
         #expect(result.failure == .binary(offset: FileContent.mapThreshold + 7))
+    }
+
+    @Test func aLargeTextCheckedInPartsFindsTheSameFirstBadByteAsOnePass() {
+        // Text of 1- to 4-byte scalars past the threshold, so that part bounds fall inside scalars;
+        // then one bad byte (a NUL, a stray continuation byte, a truncated sequence) placed near a
+        // nominal part bound or anywhere, against the whole-text kernel in one pass.
+        var random = SeededGenerator(seed: 11)
+        let scalars: [[UInt8]] = [Array("a".utf8), Array("é".utf8), Array("€".utf8), Array("😀".utf8), [0x0A]]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(FileContent.partedCheckThreshold + 4100)
+        while bytes.count < FileContent.partedCheckThreshold + 4096 { bytes.append(contentsOf: scalars.randomElement(using: &random)!) }
+        let onePass = { (bytes: [UInt8]) in bytes.withUnsafeBufferPointer { trawl_text_check($0.baseAddress!, $0.count) } }
+        #expect(bytes.withUnsafeBufferPointer(FileContent.check) == nil)
+        for trial in 0..<18 {
+            var broken = bytes
+            let near = bytes.count * Int.random(in: 1...7, using: &random) / 8
+            let at = trial % 2 == 0 ? near + Int.random(in: -4...4, using: &random) : Int.random(in: 0..<bytes.count, using: &random)
+            broken[at] = [0x00, 0x80, 0xBF, 0xE2, 0xF0, 0xFF][trial % 6]
+            let stop = onePass(broken)
+            let expected: FileSkip? = stop == broken.count ? nil : broken[stop] == 0 ? .binary(offset: stop) : .invalidUTF8(offset: stop)
+            #expect(broken.withUnsafeBufferPointer(FileContent.check) == expected, "bad byte at \(at)")
+        }
     }
 
     @Test func invalidUTF8IsReportedWithItsOffset() throws {
