@@ -8,9 +8,22 @@ struct CLIBench {
     var corpusPath: String?
     var report: Report
 
-    static let patterns: [(name: String, pattern: String)] = [
-        ("literal_rare", "preconditionFailure"), ("error_suffix", "\\w+Error\\b"), ("func_call", "func\\s+\\w+\\("),
-        ("type_decl", "(struct|class|enum|protocol)\\s+[A-Z]\\w*"), ("ing_word", "[a-z]+ing\\b"), ("eventloop_caseless", "(?i)eventloop"),
+    /// The eight patterns of the comparison with ripgrep's default engine (issue 12), as arguments.
+    static let patterns: [(name: String, arguments: [String])] = [
+        ("literal_rare", ["preconditionFailure"]), ("literal", ["EventLoopFuture"]), ("literal_common", ["self"]),
+        ("error_suffix", ["\\w+Error\\b"]), ("func_call", ["func\\s+\\w+\\("]),
+        ("type_decl", ["(struct|class|enum|protocol)\\s+[A-Z]\\w*"]), ("ing_word", ["[a-z]+ing\\b"]),
+        ("caseless", ["-i", "eventloop"]),
+    ]
+
+    /// Each peer's fastest ordinary mode for a line count: ripgrep's default engine; `rg -P` and
+    /// pcre2grep in UTF mode with Unicode properties (`-u`, `(*UCP)` before the pattern: the PCRE2
+    /// dialect Trawl speaks, so their counts must equal Trawl's); GNU grep's DFA (`-E`); ugrep's
+    /// default engine.
+    static let countPeers: [(suffix: String, command: String, arguments: [String], patternPrefix: String, samePCRE2Dialect: Bool)] = [
+        ("rg", "rg", ["-c"], "", false), ("rg_pcre2", "rg", ["-c", "-P"], "", true),
+        ("pcre2grep", "pcre2grep", ["-c", "-u"], "(*UCP)", true),
+        ("grep", "grep", ["-c", "-E"], "", false), ("ugrep", "ugrep", ["-c"], "", false),
     ]
 
     func run() throws {
@@ -21,29 +34,38 @@ struct CLIBench {
             return
         }
         let file = corpus + "/swift100m.txt", tree = corpus + "/tree"
-        for (name, pattern) in CLIBench.patterns where report.wants("cli.count.\(name)") {
-            let mine = try timeProcess("cli.count.\(name)", [trawl, "find", "-c", pattern, file])
-            if let rg = tool("rg"), report.wantsPeer("cli.count.\(name).rg") {
-                let theirs = try timeProcess("cli.count.\(name).rg", [rg, "-c", "-P", pattern, file])
-                report.addRatio("cli.count.\(name).speedup_vs_rg", theirs.figure, over: mine.figure)
-                if mine.output != theirs.output { report.note("cli.count.\(name): trawl printed \(mine.output), rg \(theirs.output)") }
+        if report.wants("cli.startup") {
+            // Start-up alone: a search of an empty file.
+            let mine = try timeProcess("cli.startup.empty_file", [trawl, "find", "-c", "x", "/dev/null"])
+            if let rg = tool("rg"), report.wantsPeer("cli.startup.empty_file.rg") {
+                let theirs = try timeProcess("cli.startup.empty_file.rg", [rg, "-c", "x", "/dev/null"])
+                report.addRatio("cli.startup.empty_file.speedup_vs_rg", theirs.figure, over: mine.figure)
             }
-            if let grep = tool("grep"), report.wantsPeer("cli.count.\(name).grep") {
-                let theirs = try timeProcess("cli.count.\(name).grep", [grep, "-c", "-P", pattern, file])
-                report.addRatio("cli.count.\(name).speedup_vs_grep", theirs.figure, over: mine.figure)
-            }
-            if let ugrep = tool("ugrep"), report.wantsPeer("cli.count.\(name).ugrep") {
-                let theirs = try timeProcess("cli.count.\(name).ugrep", [ugrep, "-c", "-P", pattern, file])
-                report.addRatio("cli.count.\(name).speedup_vs_ugrep", theirs.figure, over: mine.figure)
+        }
+        for (name, arguments) in CLIBench.patterns where report.wants("cli.count.\(name)") {
+            let subject = "cli.count.\(name)"
+            let mine = try timeProcess(subject, [trawl, "find", "-c"] + arguments + [file])
+            for peer in CLIBench.countPeers where report.wantsPeer(subject + "." + peer.suffix) {
+                guard let path = tool(peer.command) else {
+                    report.note("\(peer.command) is not installed: no \(subject).\(peer.suffix)")
+                    continue
+                }
+                let theirs = try timeProcess(subject + "." + peer.suffix,
+                                             [path] + peer.arguments + arguments.dropLast() + [peer.patternPrefix + arguments.last!, file])
+                report.addRatio(subject + ".speedup_vs_" + peer.suffix, theirs.figure, over: mine.figure)
+                let detail = mine.output == theirs.output ? "\(mine.output) lines"
+                    : "trawl \(mine.output) lines, \(peer.command) \(theirs.output)" + (peer.samePCRE2Dialect ? "" : " (its own regex dialect: Unicode \\w, \\s)")
+                report.agree(subject, peer: peer.suffix, equal: mine.output == theirs.output, detail)
             }
         }
         if report.wants("cli.files_with_matches") {
-            let mine = try timeProcess("cli.files_with_matches", [trawl, "find", "-l", "EventLoop", tree])
-            if let rg = tool("rg"), report.wantsPeer("cli.files_with_matches.rg") {
-                let theirs = try timeProcess("cli.files_with_matches.rg", [rg, "-l", "EventLoop", tree])
-                report.addRatio("cli.files_with_matches.speedup_vs_rg", theirs.figure, over: mine.figure)
+            let subject = "cli.files_with_matches.EventLoop"
+            let mine = try timeProcess(subject, [trawl, "find", "-l", "EventLoop", tree])
+            if let rg = tool("rg"), report.wantsPeer(subject + ".rg") {
+                let theirs = try timeProcess(subject + ".rg", [rg, "-l", "EventLoop", tree])
+                report.addRatio(subject + ".speedup_vs_rg", theirs.figure, over: mine.figure)
                 let a = Set(mine.output.split(separator: "\n")), b = Set(theirs.output.split(separator: "\n"))
-                report.note("cli.files_with_matches: trawl \(a.count) files, rg \(b.count) files, \(a.symmetricDifference(b).count) differ")
+                report.agree(subject, peer: "rg", equal: a == b, "trawl \(a.count) files, rg \(b.count), \(a.symmetricDifference(b).count) differ")
             }
         }
         if report.wants("cli.replace") { try replaceBench(trawl: trawl, tree: tree) }
@@ -106,6 +128,6 @@ struct CLIBench {
         for path in sources where FileManager.default.contents(atPath: lastMine + "/" + path) != FileManager.default.contents(atPath: lastTheirs + "/" + path) {
             differing += 1
         }
-        report.note("cli.replace: \(sources.count) files; \(differing) differ between trawl and sd")
+        report.agree("cli.replace.write", peer: "sd", equal: differing == 0, "\(sources.count) files, \(differing) differ")
     }
 }

@@ -34,7 +34,8 @@ struct CLIStressBench {
             guard let rg = tool("rg"), report.wantsPeer(name + ".rg") else { continue }
             let peer = try timed(name + ".rg", [rg] + theirs + [file], output: peerOut).figure
             report.addRatio(name + ".speedup_vs_rg", peer, over: figure)
-            report.note("\(name): output \(sameOutput(out, peerOut, json: mine.contains("--json")) ? "identical to" : "DIFFERENT from") rg's (rg \(theirs.joined(separator: " ")) FILE)")
+            let same = sameOutput(out, peerOut, json: mine.contains("--json"))
+            report.agree(name, peer: "rg", equal: same, "output \(same ? "identical" : "different") (rg \(theirs.joined(separator: " ")) FILE)")
         }
     }
 
@@ -73,7 +74,7 @@ struct CLIStressBench {
                 peerTimes.append(peer.milliseconds)
                 peerMemory.append(peer.peakMB)
                 let equal = FileManager.default.contentsEqual(atPath: mine, andPath: theirs)
-                report.note("cli.replace_1g: trawl's result \(equal ? "identical to" : "DIFFERENT from") sd's (sd \(pattern) \(replacement) FILE)")
+                report.agree("cli.replace_1g.write", peer: "sd", equal: equal, "bytes \(equal ? "identical" : "different") (sd \(pattern) \(replacement) FILE)")
                 try? FileManager.default.removeItem(atPath: theirs)
             }
             try? FileManager.default.removeItem(atPath: mine)
@@ -82,12 +83,12 @@ struct CLIStressBench {
         report.note("cli.replace_1g: a \(Int(fileMB)) MiB file; target: peak resident <= file size + 64 MiB = \(Int(fileMB) + 64) MiB")
         let time = Figure(name: "cli.replace_1g.write", unit: "ms", samples: mineTimes)
         report.add(time)
-        report.add(Figure(name: "cli.replace_1g.write.peak_rss", unit: "MiB", samples: mineMemory))
-        report.add(Figure(name: "cli.replace_1g.preview.peak_rss", unit: "MiB", samples: previewMemory))
+        report.add(Figure(name: "cli.replace_1g.write_peak_rss", unit: "MiB", samples: mineMemory))
+        report.add(Figure(name: "cli.replace_1g.preview_peak_rss", unit: "MiB", samples: previewMemory))
         if !peerTimes.isEmpty {
             let peer = Figure(name: "cli.replace_1g.write.sd", unit: "ms", samples: peerTimes)
             report.add(peer)
-            report.add(Figure(name: "cli.replace_1g.write.sd.peak_rss", unit: "MiB", samples: peerMemory))
+            report.add(Figure(name: "cli.replace_1g.write_peak_rss.sd", unit: "MiB", samples: peerMemory))
             report.addRatio("cli.replace_1g.write.speedup_vs_sd", peer, over: time)
         }
     }

@@ -94,9 +94,11 @@ struct CatalogBench {
                 compared += 1
                 if total == ours { equal += 1 }
             }
-            report.add(Figure(name: "catalog.peer.\(peer).p50", unit: "ms", samples: [number("p50_ms")]))
-            report.add(Figure(name: "catalog.peer.\(peer).p99", unit: "ms", samples: [number("p99_ms")]))
-            report.add(Figure(name: "catalog.peer.\(peer).max", unit: "ms", samples: [number("max_ms")]))
+            report.add(Figure(name: "catalog.keystroke.p50.\(peer)", unit: "ms", samples: [number("p50_ms")]))
+            report.add(Figure(name: "catalog.keystroke.p99.\(peer)", unit: "ms", samples: [number("p99_ms")]))
+            report.add(Figure(name: "catalog.keystroke.max.\(peer)", unit: "ms", samples: [number("max_ms")]))
+            report.agree("catalog.keystroke.p50", peer: peer, equal: equal == compared,
+                         "clean queries with the same match count: \(equal) of \(compared)")
             report.note("catalog peer \(peer) \(result["version"] ?? ""): build \(Int(number("build_items_per_s"))) items/s into \(String(format: "%.1f", number("index_mb"))) MB; "
                 + "p50 \(String(format: "%.2f", number("p50_ms"))) ms, p99 \(String(format: "%.1f", number("p99_ms"))) ms, max \(String(format: "%.1f", number("max_ms"))) ms; "
                 + "typo recall@50 \(String(format: "%.2f", number("typo_recall50"))), clean \(String(format: "%.2f", number("clean_recall50"))); "

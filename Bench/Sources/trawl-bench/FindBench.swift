@@ -11,11 +11,6 @@ struct FindBench {
     var corpusPath: String?
     var report: Report
 
-    /// Runs the group on the main actor (the navigator's).
-    static func run(runs: Int, corpusPath: String?, json: Bool, filter: String?, peers: Bool) async throws {
-        try await FindBench(runs: runs, corpusPath: corpusPath, report: Report(json: json, filter: filter, peers: peers)).run()
-    }
-
     func run() async throws {
         let bytes = try corpusText(path: corpusPath, size: 100_000_000)
         if corpusPath == nil { report.note("no --corpus: a 100 MB document of generated code-like text") }

@@ -16,12 +16,26 @@ struct Figure {
     var max: Double { samples.max() ?? .nan }
 }
 
+/// Whether Trawl and a peer gave the same answer (a count, a file list, the bytes written).
+struct Agreement {
+    /// The figure compared (its name without the peer's suffix).
+    var subject: String
+    var peer: Measured
+    var equal: Bool
+    /// What was compared, or how the answers differ.
+    var detail: String
+}
+
 /// Collects figures and prints them as a table or as JSON lines as they are measured.
 final class Report {
     let json: Bool
     let filter: String?
     let peers: Bool
     private(set) var figures: [Figure] = []
+    private(set) var agreements: [Agreement] = []
+    private(set) var notes: [String] = []
+    /// The groups run, in order.
+    var groups: [String] = []
 
     init(json: Bool, filter: String? = nil, peers: Bool = true) {
         self.json = json
@@ -45,8 +59,10 @@ final class Report {
     func add(_ figure: Figure) {
         figures.append(figure)
         if json {
-            let object: [String: Any] = ["name": figure.name, "unit": figure.unit, "median": figure.median,
-                                         "min": figure.min, "max": figure.max, "runs": figure.samples.count]
+            let object: [String: Any] = ["type": "figure", "name": figure.name, "subject": figure.subject,
+                                         "tool": figure.measured == .trawl ? "trawl" : figure.measured.suffix,
+                                         "unit": figure.unit, "median": jsonNumber(figure.median),
+                                         "min": jsonNumber(figure.min), "max": jsonNumber(figure.max), "runs": figure.samples.count]
             let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
@@ -72,13 +88,30 @@ final class Report {
         add(Figure(name: name, unit: "x", samples: ratios))
     }
 
+    /// Records (and prints) whether Trawl and `peer` answered the same for `subject`.
+    func agree(_ subject: String, peer suffix: String, equal: Bool, _ detail: String) {
+        let peer = Measured.known.first { $0.suffix == suffix } ?? Measured(suffix: suffix, label: suffix)
+        agreements.append(Agreement(subject: subject, peer: peer, equal: equal, detail: detail))
+        if json {
+            let object: [String: Any] = ["type": "agreement", "subject": subject, "peer": suffix, "equal": equal, "detail": detail]
+            let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print("# \(subject): \(equal ? "same answer as" : "DIFFERENT answer from") \(peer.label): \(detail)")
+        }
+    }
+
     func note(_ text: String) {
+        notes.append(text)
         if json {
             FileHandle.standardError.write(Data((text + "\n").utf8))
         } else {
             print("# " + text)
         }
     }
+
+    /// A number for JSON, which has no NaN: `null` instead.
+    private func jsonNumber(_ value: Double) -> Any { value.isFinite ? value : NSNull() }
 
     private func format(_ value: Double) -> String {
         if value.isNaN { return "-" }
@@ -155,7 +188,10 @@ func buildTrawl() throws -> String {
     // The package this Bench belongs to (Bench/Sources/trawl-bench/ -> the root), whatever its folder is called.
     let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
-    let build = try runTool("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "trawl", "--package-path", packageRoot])
+    // The Swift runtime linked in statically (as the README builds it): loading its shared
+    // libraries took about a third of the start-up.
+    let build = try runTool("/usr/bin/env", ["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "trawl",
+                                             "--package-path", packageRoot])
     guard build.status == 0 else { throw BenchError("building trawl failed:\n\(build.stdout)\(build.stderr)") }
     return packageRoot + "/.build/release/trawl"
 }
@@ -180,8 +216,12 @@ func timeCommand(_ name: String, _ command: [String], runs: Int, report: Report,
         output = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return elapsed
     }
-    _ = try once()
-    let figure = Figure(name: name, unit: "ms", samples: try (0..<runs).map { _ in try once() })
+    let warmUp = try once()
+    // A command far slower than the rest (a peer on a pattern it handles badly) gets fewer runs:
+    // about a minute at most per figure.
+    let affordable = max(1, min(runs, Int(60_000 / max(warmUp, 1))))
+    if affordable < runs { report.note("\(name): \(affordable) runs, not \(runs) (\(Int(warmUp)) ms each)") }
+    let figure = Figure(name: name, unit: "ms", samples: try (0..<affordable).map { _ in try once() })
     report.add(figure)
     return Timed(figure: figure, output: output)
 }

@@ -52,10 +52,9 @@ struct IndexBench {
                 scanned = 0
                 try matcher.forEachMatch(in: rope, ranges: [0..<rope.utf8Count]) { _ in scanned += 1 }
             }
-            guard indexed == scanned else {
-                report.note("index.document.query.\(name): WRONG: \(indexed) matches with the index, \(scanned) without")
-                continue
-            }
+            report.agree("index.document.query.\(name)", peer: "full_scan", equal: indexed == scanned,
+                         "\(indexed) matches with the index, \(scanned) without")
+            guard indexed == scanned else { continue }
             let regions = index.candidateRegions(for: matcher, in: rope)
             report.note("index.document.query.\(name): \(scanned) matches; \(regions.map { "\($0.count) regions, \($0.reduce(0) { $0 + $1.count }) bytes searched" } ?? "not narrowed")")
             let trawl = Figure(name: "index.document.query.\(name)", unit: "ms", samples: withIndex.map { $0 * 1e3 })

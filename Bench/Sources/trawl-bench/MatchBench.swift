@@ -56,13 +56,20 @@ struct MatchBench {
             let pcre2 = Figure(name: benchCase.name + ".pcre2_jit", unit: "GB/s", samples: referenceTimes.map { gigabytes / $0 })
             report.add(pcre2)
             report.addRatio(benchCase.name + ".speedup_vs_pcre2_jit", trawl, over: pcre2)
-            if count != referenceCount {
-                // Whole-word filtering, and line-by-line matching of patterns without an explicit
-                // line break (\s cannot run into the next line), are Trawl semantics PCRE2 lacks.
-                report.note("\(benchCase.name): trawl found \(count) matches, contiguous PCRE2 \(referenceCount) (whole word / line-by-line semantics)")
-            } else {
-                report.note("\(benchCase.name): \(count) matches")
+            // Whole-word filtering, and line-by-line matching of patterns without an explicit line
+            // break (\s cannot run into the next line), are Trawl semantics PCRE2 lacks.
+            report.agree(benchCase.name, peer: "pcre2_jit", equal: count == referenceCount,
+                         count == referenceCount ? "\(count) matches" : "trawl \(count) matches, contiguous PCRE2 \(referenceCount) (whole word / line-by-line semantics)")
+        }
+        if report.wantsPeer("match.literal.rare.memchr") {
+            // glibc memchr over the same bytes for a byte the text cannot hold (NUL): the speed of
+            // a plain scan, against which the rare-literal scan of the rope is set.
+            var found = false
+            let times = bytes.withUnsafeBufferPointer { buffer in
+                measureSeconds(runs: runs) { found = memchr(buffer.baseAddress!, 0, buffer.count) != nil }
             }
+            report.add(Figure(name: "match.literal.rare.memchr", unit: "GB/s", samples: times.map { gigabytes / $0 }))
+            report.agree("match.literal.rare", peer: "memchr", equal: !found, "no occurrence (memchr of a NUL byte)")
         }
     }
 }

@@ -68,14 +68,18 @@ struct TreeIndexBench {
                 let theirs = try timeCommand("index.tree.find.\(name).rg", [rg, "-l"] + arguments + [tree], runs: runs, report: report)
                 report.addRatio("index.tree.find.\(name).speedup_vs_rg", theirs.figure, over: mine.figure)
                 let expected = files(theirs.output)
-                report.note("index.tree.find.\(name): trawl \(ours.count) files, rg \(expected.count): \(ours == expected ? "the same list" : "DIFFERENT: \(ours.symmetricDifference(expected).count) differ")")
+                report.agree("index.tree.find.\(name)", peer: "rg", equal: ours == expected,
+                             "trawl \(ours.count) files, rg \(expected.count), \(ours.symmetricDifference(expected).count) differ")
             }
             if let csearch, FileManager.default.fileExists(atPath: csearchIndex), report.wantsPeer("index.tree.find.\(name).csearch") {
                 let theirs = try timeCommand("index.tree.find.\(name).csearch", [csearch, "-l"] + arguments, runs: runs, report: report,
                                              environment: ["CSEARCHINDEX": csearchIndex])
                 report.addRatio("index.tree.find.\(name).speedup_vs_csearch", theirs.figure, over: mine.figure)
                 let found = files(theirs.output)
-                report.note("index.tree.find.\(name).csearch: \(found.count) files (\(found.subtracting(ours).count) not in trawl's list: ignored, hidden or binary files rg and trawl skip; \(ours.subtracting(found).count) missing)")
+                // csearch indexes every file (ignored, hidden and binary ones too, which rg and
+                // trawl skip): its list may hold more, never fewer.
+                report.agree("index.tree.find.\(name)", peer: "csearch", equal: ours.isSubset(of: found),
+                             "csearch \(found.count) files: \(found.subtracting(ours).count) more (files trawl and rg skip), \(ours.subtracting(found).count) missing")
             }
         }
 
