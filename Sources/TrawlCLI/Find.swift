@@ -200,12 +200,13 @@ func searchText(_ text: ContiguousText, display: DisplayPath, matcher: any Match
 let partedCountThreshold = 8 << 20
 
 /// The matches and the matched lines of `text` (for `filesWithMatches`, whether there is one).
-/// A large text whose matches cannot span lines is searched in parts cut at line starts, each
+/// A large text whose matches cannot span lines is counted in parts cut at line starts, each
 /// with the whole text as context: by the matcher's contract every match is then found once.
 private func tallyMatches(of matcher: any Matcher, in text: ContiguousText, bytes: UnsafeBufferPointer<UInt8>,
                           mode: FindMode) throws(MatchError) -> (matches: Int, lines: Int) {
     let whole = 0..<bytes.count
-    guard bytes.count >= partedCountThreshold, !matcher.canMatchAcrossLines else {
+    // (A file list stops at the first match: searched in order, a match near the start ends it.)
+    guard mode != .filesWithMatches, bytes.count >= partedCountThreshold, !matcher.canMatchAcrossLines else {
         return try tallyMatches(of: matcher, in: text, bytes: bytes, range: whole, mode: mode)
     }
     let lines = LineLocator(bytes)
