@@ -5,7 +5,9 @@ import Foundation
 /// the value written at the end of each bar.
 enum ReportCharts {
     static func fileName(_ section: String, _ unit: String) -> String {
-        let safe = { (text: String) in String(text.map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
+        let safe = { (text: String) in
+            String(text.replacingOccurrences(of: "µ", with: "u").map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
+        }
         return "\(safe(section))-\(safe(unit)).svg"
     }
 
