@@ -195,10 +195,6 @@ func searchText(_ text: ContiguousText, display: DisplayPath, matcher: any Match
     return report
 }
 
-/// Texts at least this large are counted in parts on the cores at hand (when no match can span
-/// lines).
-let partedCountThreshold = 8 << 20
-
 /// The matches and the matched lines of `text` (for `filesWithMatches`, whether there is one).
 /// A large text whose matches cannot span lines is counted in parts cut at line starts, each
 /// with the whole text as context: by the matcher's contract every match is then found once.
@@ -206,7 +202,7 @@ private func tallyMatches(of matcher: any Matcher, in text: ContiguousText, byte
                           mode: FindMode) throws(MatchError) -> (matches: Int, lines: Int) {
     let whole = 0..<bytes.count
     // (A file list stops at the first match: searched in order, a match near the start ends it.)
-    guard mode != .filesWithMatches, bytes.count >= partedCountThreshold, !matcher.canMatchAcrossLines else {
+    guard mode != .filesWithMatches, bytes.count >= partedWorkThreshold, !matcher.canMatchAcrossLines else {
         return try tallyMatches(of: matcher, in: text, bytes: bytes, range: whole, mode: mode)
     }
     let lines = LineLocator(bytes)

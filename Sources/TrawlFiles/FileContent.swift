@@ -178,13 +178,9 @@ extension FileContent {
         return bytes[stop] == 0 ? .binary(offset: stop) : .invalidUTF8(offset: stop)
     }
 
-    /// Texts at least this large are checked in parts on the cores at hand: one core alone reads
-    /// memory at about half the speed two do.
-    static let partedCheckThreshold = 8 << 20
-
     /// The offset of the first NUL or invalid UTF-8 byte, or `count`.
     private static func firstBadByte(_ base: UnsafePointer<UInt8>, count: Int) -> Int {
-        guard count >= partedCheckThreshold else { return trawl_text_check(base, count) }
+        guard count >= partedWorkThreshold else { return trawl_text_check(base, count) }
         // Parts start on a byte that is not a continuation byte, where a whole-text check would be
         // too (had it found nothing before): the first part's bad byte is the text's first.
         let address = UInt(bitPattern: base) // a pointer is not Sendable; the buffer outlives the work

@@ -1,5 +1,10 @@
 import Dispatch
 
+/// Buffers at least this large are worth splitting across the cores (a file's UTF-8 check, a
+/// count): one core alone reads memory at about half the speed two do, and below this size the
+/// threads cost more than they save.
+public let partedWorkThreshold = 8 << 20
+
 /// Runs `work` on consecutive parts of `0..<count` on the cores at hand and returns the results
 /// in order. A part starts at `boundary(nominal)` (at or after its nominal start: where work may
 /// begin, such as a line start); empty parts are dropped.

@@ -28,8 +28,8 @@ import TrawlTestSupport
         var random = SeededGenerator(seed: 11)
         let scalars: [[UInt8]] = [Array("a".utf8), Array("é".utf8), Array("€".utf8), Array("😀".utf8), [0x0A]]
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(FileContent.partedCheckThreshold + 4100)
-        while bytes.count < FileContent.partedCheckThreshold + 4096 { bytes.append(contentsOf: scalars.randomElement(using: &random)!) }
+        bytes.reserveCapacity(partedWorkThreshold + 4100)
+        while bytes.count < partedWorkThreshold + 4096 { bytes.append(contentsOf: scalars.randomElement(using: &random)!) }
         let onePass = { (bytes: [UInt8]) in bytes.withUnsafeBufferPointer { trawl_text_check($0.baseAddress!, $0.count) } }
         #expect(bytes.withUnsafeBufferPointer(FileContent.check) == nil)
         for trial in 0..<18 {
