@@ -20,7 +20,7 @@ struct Figure {
 struct Agreement {
     /// The figure compared (its name without the peer's suffix).
     var subject: String
-    var peer: Measured
+    var peer: BenchTool
     var equal: Bool
     /// What was compared, or how the answers differ.
     var detail: String
@@ -34,8 +34,6 @@ final class Report {
     private(set) var figures: [Figure] = []
     private(set) var agreements: [Agreement] = []
     private(set) var notes: [String] = []
-    /// The groups run, in order.
-    var groups: [String] = []
 
     init(json: Bool, filter: String? = nil, peers: Bool = true) {
         self.json = json
@@ -59,12 +57,10 @@ final class Report {
     func add(_ figure: Figure) {
         figures.append(figure)
         if json {
-            let object: [String: Any] = ["type": "figure", "name": figure.name, "subject": figure.subject,
-                                         "tool": figure.measured == .trawl ? "trawl" : figure.measured.suffix,
-                                         "unit": figure.unit, "median": jsonNumber(figure.median),
-                                         "min": jsonNumber(figure.min), "max": jsonNumber(figure.max), "runs": figure.samples.count]
-            let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            printJSON(["type": "figure", "name": figure.name, "subject": figure.subject,
+                       "tool": figure.tool == .trawl ? "trawl" : figure.tool.suffix,
+                       "unit": figure.unit, "median": jsonNumber(figure.median),
+                       "min": jsonNumber(figure.min), "max": jsonNumber(figure.max), "runs": figure.samples.count])
         } else {
             let columns: [String] = [
                 figure.name.padding(toLength: 48, withPad: " ", startingAt: 0),
@@ -90,12 +86,10 @@ final class Report {
 
     /// Records (and prints) whether Trawl and `peer` answered the same for `subject`.
     func agree(_ subject: String, peer suffix: String, equal: Bool, _ detail: String) {
-        let peer = Measured.known.first { $0.suffix == suffix } ?? Measured(suffix: suffix, label: suffix)
+        let peer = BenchTool.known.first { $0.suffix == suffix } ?? BenchTool(suffix: suffix, label: suffix)
         agreements.append(Agreement(subject: subject, peer: peer, equal: equal, detail: detail))
         if json {
-            let object: [String: Any] = ["type": "agreement", "subject": subject, "peer": suffix, "equal": equal, "detail": detail]
-            let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            printJSON(["type": "agreement", "subject": subject, "peer": suffix, "equal": equal, "detail": detail])
         } else {
             print("# \(subject): \(equal ? "same answer as" : "DIFFERENT answer from") \(peer.label): \(detail)")
         }
@@ -108,6 +102,12 @@ final class Report {
         } else {
             print("# " + text)
         }
+    }
+
+    /// Prints one JSON Lines object (keys sorted).
+    private func printJSON(_ object: [String: Any]) {
+        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
     }
 
     /// A number for JSON, which has no NaN: `null` instead.

@@ -32,7 +32,7 @@ enum ReportCharts {
         let rowHeight = Double(tools.count) * barHeight + rowGap
         let height = top + Double(section.rows.count) * rowHeight + 10
         let width = labelWidth + barArea + valueWidth
-        let better = section.rows.first?.figures.values.first?.higherIsBetter == true ? "longer is better" : "shorter is better"
+        let better = section.higherIsBetter ? "longer is better" : "shorter is better"
         var svg = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="11">
         <rect width="100%" height="100%" fill="white"/>
@@ -55,14 +55,10 @@ enum ReportCharts {
                 let y = y0 + Double(index) * barHeight
                 let length = max(1, barArea * figure.median / largest)
                 svg += "<rect x=\"\(labelWidth)\" y=\"\(y)\" width=\"\(String(format: "%.1f", length))\" height=\"\(barHeight - 2)\" fill=\"\(colours[index % colours.count])\"/>"
-                svg += "<text x=\"\(String(format: "%.1f", labelWidth + length + 4))\" y=\"\(y + barHeight - 4)\">\(escape(format(figure.median)))</text>\n"
+                svg += "<text x=\"\(String(format: "%.1f", labelWidth + length + 4))\" y=\"\(y + barHeight - 4)\">\(escape(formatFigure(figure.median)))</text>\n"
             }
         }
         return svg + "</svg>\n"
-    }
-
-    private static func format(_ value: Double) -> String {
-        value >= 100 ? String(format: "%.0f", value) : value >= 1 ? String(format: "%.1f", value) : String(format: "%.3f", value)
     }
 
     private static func escape(_ text: String) -> String {

@@ -3,7 +3,7 @@ import TrawlTestSupport
 
 /// What a figure measures besides Trawl: a peer tool, or Trawl's own baseline. A figure belongs to
 /// one when its name ends in `.<suffix>` (`cli.count.self.rg`); otherwise it is Trawl's.
-struct Measured: Hashable {
+struct BenchTool: Hashable {
     /// The name's last part.
     var suffix: String
     /// How tables and charts call it, with its mode (`rg -P`).
@@ -11,39 +11,48 @@ struct Measured: Hashable {
     /// Whether it is Trawl itself in another mode (a full scan beside the index), not a peer.
     var isBaseline = false
 
-    static let trawl = Measured(suffix: "", label: "Trawl")
+    static let trawl = BenchTool(suffix: "", label: "Trawl")
 
     /// Every peer and baseline the groups measure, in the order of table columns.
-    static let known: [Measured] = [
-        Measured(suffix: "rg", label: "rg"), Measured(suffix: "rg_pcre2", label: "rg -P"),
-        Measured(suffix: "pcre2grep", label: "pcre2grep"), Measured(suffix: "grep", label: "GNU grep -E"),
-        Measured(suffix: "ugrep", label: "ugrep"), Measured(suffix: "sd", label: "sd"),
-        Measured(suffix: "cindex", label: "cindex"), Measured(suffix: "csearch", label: "csearch"),
-        Measured(suffix: "bigstring", label: "BigString"), Measured(suffix: "pcre2_jit", label: "PCRE2 JIT"),
-        Measured(suffix: "memchr", label: "glibc memchr"),
-        Measured(suffix: "tantivy", label: "Tantivy"), Measured(suffix: "fts5", label: "SQLite FTS5"),
-        Measured(suffix: "xapian", label: "Xapian"),
-        Measured(suffix: "full_scan", label: "Trawl, full scan", isBaseline: true),
-        Measured(suffix: "no_index", label: "Trawl, no index", isBaseline: true),
-        Measured(suffix: "full_rescan", label: "Trawl, full rescan", isBaseline: true),
+    static let known: [BenchTool] = [
+        BenchTool(suffix: "rg", label: "rg"), BenchTool(suffix: "rg_pcre2", label: "rg -P"),
+        BenchTool(suffix: "pcre2grep", label: "pcre2grep"), BenchTool(suffix: "grep", label: "GNU grep -E"),
+        BenchTool(suffix: "ugrep", label: "ugrep"), BenchTool(suffix: "sd", label: "sd"),
+        BenchTool(suffix: "cindex", label: "cindex"), BenchTool(suffix: "csearch", label: "csearch"),
+        BenchTool(suffix: "bigstring", label: "BigString"), BenchTool(suffix: "pcre2_jit", label: "PCRE2 JIT"),
+        BenchTool(suffix: "memchr", label: "glibc memchr"),
+        BenchTool(suffix: "tantivy", label: "Tantivy"), BenchTool(suffix: "fts5", label: "SQLite FTS5"),
+        BenchTool(suffix: "xapian", label: "Xapian"),
+        BenchTool(suffix: "full_scan", label: "Trawl, full scan", isBaseline: true),
+        BenchTool(suffix: "no_index", label: "Trawl, no index", isBaseline: true),
+        BenchTool(suffix: "full_rescan", label: "Trawl, full rescan", isBaseline: true),
     ]
 }
 
 extension Figure {
-    /// Whether the figure is a ratio of two others (`….speedup_vs_rg`).
-    var isRatio: Bool { unit == "x" }
-
-    /// The tool measured (``Measured/trawl`` unless the name ends in a known suffix).
-    var measured: Measured { Measured.known.first { name.hasSuffix("." + $0.suffix) } ?? .trawl }
+    /// The tool measured (``BenchTool/trawl`` unless the name ends in a known suffix).
+    var tool: BenchTool { BenchTool.known.first { name.hasSuffix("." + $0.suffix) } ?? .trawl }
 
     /// The name without the tool's suffix: what Trawl and its peers are compared on.
     var subject: String {
-        let tool = measured
+        let tool = self.tool
         return tool == .trawl ? name : String(name.dropLast(tool.suffix.count + 1))
     }
 
     /// Whether a larger value is better (a throughput) rather than worse (a time, a size).
-    var higherIsBetter: Bool { unit.hasSuffix("/s") }
+    var higherIsBetter: Bool { largerIsBetter(in: unit) }
+}
+
+/// Whether a larger value in `unit` is better (a throughput) rather than worse (a time, a size).
+func largerIsBetter(in unit: String) -> Bool { unit.hasSuffix("/s") }
+
+/// A figure's value as tables and charts print it: three significant digits or so.
+func formatFigure(_ value: Double) -> String {
+    if value.isNaN { return "–" }
+    if value >= 1000 { return String(format: "%.0f", value) }
+    if value >= 10 { return String(format: "%.1f", value) }
+    if value >= 0.1 { return String(format: "%.2f", value) }
+    return String(format: "%.3f", value)
 }
 
 /// The versions of the tools a run used, for the report's header.

@@ -61,7 +61,6 @@ struct TrawlBench: AsyncParsableCommand {
     private func runGroups(_ groups: [String], commandLine: String) async throws {
         let report = Report(json: json, filter: filter, peers: peers)
         for group in groups {
-            report.groups.append(group)
             switch group {
             case "find":
                 try await FindBench(runs: runs, corpusPath: corpus, report: report).run()
