@@ -4,9 +4,10 @@ import TrawlKernels
 ///
 /// A single literal of two or more bytes is found with a SIMD scan for its two rarest bytes at
 /// their distance (memchr's "packed pair" idea), which leaves few false candidates even when each
-/// byte alone is common; starts whose bytes straddle a chunk boundary are checked one by one. A set
-/// of literals is found by scanning for the rarest byte of each (glibc `memchr` for one byte, an
-/// SSE2 kernel for up to 16) and verifying around each hit. Occurrences come in order of their
+/// byte alone is common, and verifies candidates in the same C call; starts whose bytes straddle a
+/// chunk boundary are checked one by one. A set of literals is found by scanning for the rarest
+/// byte of each (glibc `memchr` for one byte, an SSE2 kernel for up to 16) and verifying around
+/// each hit. Occurrences come in order of their
 /// anchor positions, which for a single literal is the order of their starts.
 final class LiteralScanner {
     let literals: [PrefilterLiteral]
@@ -18,7 +19,8 @@ final class LiteralScanner {
     @exclusivity(unchecked) private var chunks: (any IteratorProtocol<TextChunk>)?
     @exclusivity(unchecked) private var currentChunk: TextChunk?
     @exclusivity(unchecked) private var resume: Int
-    private let pair: Pair?
+    /// A single literal of two or more bytes, laid out for the C kernel (nil otherwise).
+    private let kernelLiteral: KernelLiteral?
     /// For a small set of literals of two or more bytes: one pair scanner per literal, merged by
     /// start. Far fewer false candidates than scanning for one rare byte of each.
     private let parts: [LiteralScanner]?
@@ -33,19 +35,36 @@ final class LiteralScanner {
     @exclusivity(unchecked) private var currentBytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     @exclusivity(unchecked) private var currentOffset = 0
 
-    private struct Pair {
-        var offset1: Int, fold1: UInt8, byte1: UInt8
-        var offset2: Int, fold2: UInt8, byte2: UInt8
+    /// A literal as `trawl_find_literal` reads it, in storage that lives as long as the scanner:
+    /// the kernel verifies candidates itself, so false ones never come back to Swift.
+    private final class KernelLiteral {
+        let length: Int
+        let first: UInt16
+        private let storage: UnsafeMutableBufferPointer<UInt8>
+        let spec: UnsafeMutablePointer<trawl_literal>
 
         init(_ literal: PrefilterLiteral) {
-            let first = literal.pairFirst, second = literal.pairSecond
-            func parts(_ unit: UInt16) -> (UInt8, UInt8) {
-                unit & PrefilterLiteral.caselessFlag != 0 ? (0x20, UInt8(unit & 0xFF)) : (0, UInt8(unit))
+            length = literal.count
+            first = literal.units[0]
+            storage = .allocate(capacity: 2 * length)
+            var hasFolds = false
+            for (index, unit) in literal.units.enumerated() {
+                let caseless = unit & PrefilterLiteral.caselessFlag != 0
+                storage[index] = UInt8(unit & 0xFF)
+                storage[length + index] = caseless ? 0x20 : 0
+                hasFolds = hasFolds || caseless
             }
-            (fold1, byte1) = parts(literal.units[first])
-            (fold2, byte2) = parts(literal.units[second])
-            offset1 = first
-            offset2 = second
+            let first = literal.pairFirst, second = literal.pairSecond
+            spec = .allocate(capacity: 1)
+            spec.initialize(to: trawl_literal(
+                pattern: UnsafePointer(storage.baseAddress!), folds: UnsafePointer(storage.baseAddress! + length),
+                length: length, has_folds: hasFolds ? 1 : 0, offset1: first, offset2: second,
+                fold1: storage[length + first], byte1: storage[first], fold2: storage[length + second], byte2: storage[second]))
+        }
+
+        deinit {
+            spec.deallocate()
+            storage.deallocate()
         }
     }
 
@@ -66,7 +85,7 @@ final class LiteralScanner {
         self.text = text
         self.range = range
         resume = range.lowerBound
-        pair = literals.count == 1 && literals[0].count >= 2 ? Pair(literals[0]) : nil
+        kernelLiteral = literals.count == 1 && literals[0].count >= 2 ? KernelLiteral(literals[0]) : nil
         if literals.count > 1 && literals.count <= 8 && literals.allSatisfy({ $0.count >= 2 }) {
             parts = literals.map { LiteralScanner(literals: [$0], text: text, range: range) }
             found = Array(repeating: nil, count: literals.count)
@@ -79,7 +98,7 @@ final class LiteralScanner {
     /// must not decrease.
     /// - Throws: ``MatchError/cancelled`` when the task is cancelled during a long scan.
     func next(from position: Int) throws(MatchError) -> Range<Int>? {
-        if let pair { return try nextByPair(pair, from: position) }
+        if let kernelLiteral { return try nextByKernel(kernelLiteral, from: position) }
         if let parts {
             var best: Range<Int>?
             for (index, part) in parts.enumerated() {
@@ -125,43 +144,41 @@ final class LiteralScanner {
         return nil
     }
 
-    private func nextByPair(_ pair: Pair, from position: Int) throws(MatchError) -> Range<Int>? {
-        let literal = literals[0]
-        let length = literal.count
+    private func nextByKernel(_ literal: KernelLiteral, from position: Int) throws(MatchError) -> Range<Int>? {
+        let length = literal.length
         var start = max(resume, position)
         var chunksScanned = 0
         while start + length <= range.upperBound {
             chunksScanned += 1
             if chunksScanned & 63 == 0 && Task.isCancelled { throw .cancelled }
-            guard let current = chunkContaining(start) else { break }
-            let base = current.bytes.baseAddress!
-            let local = start - current.offset
-            let fitting = current.bytes.count - length + 1 // starts whose literal lies in this chunk
+            // The current chunk is read through its unsafe buffer (no reference counting per call:
+            // a dense literal such as `self` comes back here once per match).
+            if start < currentOffset || start >= currentOffset + currentBytes.count {
+                guard chunkContaining(start) != nil else { break }
+            }
+            let base = currentBytes.baseAddress!, chunkStart = currentOffset, chunkEnd = currentOffset + currentBytes.count
+            let local = start - chunkStart
+            let fitting = currentBytes.count - length + 1 // starts whose literal lies in this chunk
             if local < fitting {
-                let found = trawl_find_pair(base + local, fitting - local, pair.offset1, pair.fold1, pair.byte1,
-                                            pair.offset2, pair.fold2, pair.byte2)
+                let found = trawl_find_literal(base + local, fitting - local, literal.spec)
                 if found < fitting - local {
-                    let candidate = current.offset + local + found
-                    if verify(literal, at: candidate) {
-                        resume = candidate // inclusive: asking again from before it returns it again
-                        return candidate..<(candidate + length)
-                    }
-                    start = candidate + 1
-                    continue
+                    let hit = chunkStart + local + found
+                    resume = hit // inclusive: asking again from before it returns it again
+                    return hit..<(hit + length)
                 }
-                start = current.offset + fitting
+                start = chunkStart + fitting
             }
             // Starts whose literal runs into the next chunk: check the first unit, then gather.
-            let first = literal.units[0]
-            while start < current.end {
-                if start + length > range.upperBound { break }
-                if PrefilterLiteral.unit(first, matches: base[start - current.offset]),
-                   matchesPrefixInChunk(literal, at: start, in: current), verify(literal, at: start) {
+            while start < chunkEnd && start + length <= range.upperBound {
+                if PrefilterLiteral.unit(literal.first, matches: base[start - chunkStart]),
+                   matchesPrefixInChunk(literals[0], at: start, chunkBytes: base, chunkStart: chunkStart, chunkEnd: chunkEnd),
+                   verify(literals[0], at: start) {
                     resume = start
                     return start..<(start + length)
                 }
                 start += 1
             }
+            if start < chunkEnd { break }
         }
         resume = range.upperBound
         return nil
@@ -190,9 +207,10 @@ final class LiteralScanner {
 
     /// Whether the part of `literal` at `start` that lies inside `chunk` matches (checked before
     /// gathering bytes across the boundary).
-    private func matchesPrefixInChunk(_ literal: PrefilterLiteral, at start: Int, in chunk: TextChunk) -> Bool {
-        let available = min(literal.count, chunk.end - start)
-        for index in 0..<available where !PrefilterLiteral.unit(literal.units[index], matches: chunk.bytes[start - chunk.offset + index]) {
+    private func matchesPrefixInChunk(_ literal: PrefilterLiteral, at start: Int, chunkBytes base: UnsafePointer<UInt8>,
+                                      chunkStart: Int, chunkEnd: Int) -> Bool {
+        let available = min(literal.count, chunkEnd - start)
+        for index in 0..<available where !PrefilterLiteral.unit(literal.units[index], matches: base[start - chunkStart + index]) {
             return false
         }
         return true

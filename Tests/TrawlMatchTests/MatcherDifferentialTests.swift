@@ -89,6 +89,36 @@ import TrawlText
         }
     }
 
+    /// The literal kernel steps 128, then 32 bytes at a time and ends with one step overlapping
+    /// the previous one: needles planted at every distance from the ends of contiguous texts of
+    /// every length around those steps, in text made of the needle's own bytes (so that its two
+    /// scanned bytes often occur without it), are found exactly where PCRE2 finds them.
+    @Test(arguments: [false, true])
+    func literalsInContiguousTextAreFoundAcrossEverySIMDStep(caseless: Bool) throws {
+        var random = SeededGenerator(seed: Settings.seed &+ 11 &+ (caseless ? 1 : 0))
+        for needle in ["ab", "abc", "EventLoop", "xyxyz", "preconditionFailure"] {
+            let oracle = try ContiguousOracle(pattern: LiteralMatcher.escapedPattern(needle), caseless: caseless)
+            let matcher = LiteralMatcher(needle, options: FindOptions(matchCase: !caseless))
+            let alphabet = Array(needle.utf8) + Array(needle.uppercased().utf8) + [0x20, 0x0A]
+            for length in Array(0...300) + [511, 512, 513, 1000, 4096 + 37] {
+                var text = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
+                if length >= needle.utf8.count {
+                    // One occurrence at a random place, and often one flush with the end.
+                    let places = [Int.random(in: 0...(length - needle.utf8.count), using: &random), length - needle.utf8.count]
+                    for place in places.prefix(Bool.random(using: &random) ? 2 : 1) {
+                        text.replaceSubrange(place..<(place + needle.utf8.count), with: needle.utf8)
+                    }
+                }
+                let expected = try oracle.matches(in: text)
+                let actual = try matcher.matches(in: ContiguousText(validating: text), capturingGroups: false)
+                if actual != expected {
+                    Issue.record("literal \(needle.debugDescription) caseless=\(caseless) length \(length): \(actual.prefix(5)) != \(expected.prefix(5))")
+                    return
+                }
+            }
+        }
+    }
+
     @Test func prefilterIsUsedForPatternsWithRequiredLiterals() throws {
         for pattern in ["\\w+Error\\b", "(struct|class|enum|protocol)\\s+[A-Z]\\w*", "(?i)eventloop", "[a-z]+ing\\b"] {
             #expect(try RegexMatcher(pattern).usesPrefilter, "\(pattern)")

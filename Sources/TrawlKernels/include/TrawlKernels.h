@@ -1,6 +1,7 @@
 // Byte kernels that Swift cannot yet express with guaranteed vector code generation on every
-// platform we support: counting text metrics and validating UTF-8 at memory speed. Written as
-// portable C with GCC/Clang vector extensions (SSE2 on x86-64, NEON on arm64, no CPU dispatch).
+// platform we support: counting text metrics, validating UTF-8 and finding literals at memory
+// speed. Written as portable C with GCC/Clang vector extensions (SSE2 on x86-64, NEON on arm64),
+// with AVX2 versions of the hottest loops chosen at run time.
 #ifndef TRAWL_KERNELS_H
 #define TRAWL_KERNELS_H
 
@@ -71,6 +72,21 @@ size_t trawl_find_pair(const uint8_t *bytes, size_t starts,
                        size_t offset1, uint8_t fold1, uint8_t byte1,
                        size_t offset2, uint8_t fold2, uint8_t byte2);
 
+/// A literal for `trawl_find_literal`: its bytes (`pattern`, lowercase where `folds` has 0x20, so
+/// that `(text | fold) == pattern` matches an ASCII letter in either case) and the two bytes the
+/// scan looks for first (rarest first, as for `trawl_find_pair`).
+typedef struct {
+    const uint8_t *pattern;
+    const uint8_t *folds;
+    size_t length;
+    int has_folds;
+    size_t offset1, offset2;
+    uint8_t fold1, byte1, fold2, byte2;
+} trawl_literal;
+
+/// The first `i` in `0..<starts` where the literal occurs at `bytes + i`, or `starts` when it
+/// occurs nowhere. The caller guarantees that `bytes[starts - 1 + length - 1]` is readable.
+size_t trawl_find_literal(const uint8_t *bytes, size_t starts, const trawl_literal *literal);
 
 #ifdef __cplusplus
 }
