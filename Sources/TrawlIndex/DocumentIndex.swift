@@ -374,9 +374,45 @@ public struct DocumentIndex: Sendable {
 
     /// Calls `body` with every match of `matcher` in `text`, in order — exactly those of a full
     /// search — searching only the regions ``searchRegions(for:in:)`` names.
+    ///
+    /// Regions of at least `parallelFrom` bytes in all are searched on the cores at hand, their
+    /// matches handed to `body` in order afterwards, on the caller's thread.
     public func forEachMatch(of matcher: any Matcher, in text: Rope, capturingGroups: Bool = false,
+                             parallelFrom: Int = DocumentIndex.parallelSearchBytes,
                              _ body: (Match) throws(MatchError) -> Void) throws(MatchError) {
-        let regions = searchRegions(for: matcher, in: text) ?? [0..<text.utf8Count]
-        try matcher.forEachMatch(in: text, ranges: regions, capturingGroups: capturingGroups, body)
+        guard let regions = searchRegions(for: matcher, in: text) else {
+            return try matcher.forEachMatch(in: text, ranges: [0..<text.utf8Count], capturingGroups: capturingGroups, body)
+        }
+        let total = regions.reduce(0) { $0 + $1.count }
+        guard total >= parallelFrom, regions.count > 1 else {
+            return try matcher.forEachMatch(in: text, ranges: regions, capturingGroups: capturingGroups, body)
+        }
+        // Consecutive runs of regions holding about equal bytes; more runs than cores, so that
+        // one finishing early does not leave a core idle.
+        var groups: [[Range<Int>]] = [[]]
+        var bytes = 0
+        for region in regions {
+            if bytes >= total * groups.count / 8 && !groups[groups.count - 1].isEmpty { groups.append([]) }
+            groups[groups.count - 1].append(region)
+            bytes += region.count
+        }
+        let found = SlotArray<Result<[Match], MatchError>>(count: groups.count)
+        DispatchQueue.concurrentPerform(iterations: groups.count) { [groups] part in
+            var matches: [Match] = []
+            found.set(part, Result { () throws(MatchError) in
+                try matcher.forEachMatch(in: text, ranges: groups[part], capturingGroups: capturingGroups) { matches.append($0) }
+                return matches
+            })
+        }
+        // The parts' threads do not see this task's cancellation (each part is short): asked here.
+        if Task.isCancelled { throw .cancelled }
+        for part in groups.indices {
+            for match in try found.take(part)!.get() { try body(match) }
+        }
     }
+
+    /// The candidate bytes from which a search is split across the cores by default. Measured in
+    /// Bench group `index`: a rare literal's 5.8 MB of regions in a 100 MB document took 1.0–1.7 ms
+    /// on one core, 1.1–1.3 ms on two.
+    public static let parallelSearchBytes = 1 << 20
 }

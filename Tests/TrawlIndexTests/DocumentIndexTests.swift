@@ -35,9 +35,10 @@ import TrawlText
         return found
     }
 
-    func indexedSearch(_ matcher: any Matcher, _ index: DocumentIndex, _ text: Rope) throws -> [Range<Int>] {
+    /// With `parallel`, the regions are searched on the cores whatever their size.
+    func indexedSearch(_ matcher: any Matcher, _ index: DocumentIndex, _ text: Rope, parallel: Bool = false) throws -> [Range<Int>] {
         var found: [Range<Int>] = []
-        try index.forEachMatch(of: matcher, in: text) { found.append($0.range) }
+        try index.forEachMatch(of: matcher, in: text, parallelFrom: parallel ? 0 : .max) { found.append($0.range) }
         return found
     }
 
@@ -75,7 +76,7 @@ import TrawlText
             for matcher in matchers where step % 5 == 0 {
                 if index.candidateRegions(for: matcher, in: text) != nil { narrowed += 1 }
                 let expected = try fullSearch(matcher, text)
-                let found = try indexedSearch(matcher, index, text)
+                let found = try indexedSearch(matcher, index, text, parallel: step % 10 == 0)
                 if found != expected {
                     Issue.record("step \(step) \(matcher): \(found.prefix(6)) != \(expected.prefix(6))")
                     return
