@@ -7,8 +7,8 @@ import TrawlKernels
 /// byte alone is common, and verifies candidates in the same C call; starts whose bytes straddle a
 /// chunk boundary are checked one by one. A set of literals is found by scanning for the rarest
 /// byte of each (glibc `memchr` for one byte, an SSE2 kernel for up to 16) and verifying around
-/// each hit. Occurrences come in order of their
-/// anchor positions, which for a single literal is the order of their starts.
+/// each hit. Occurrences come in order of their anchor positions, which for a single literal is
+/// the order of their starts.
 final class LiteralScanner {
     let literals: [PrefilterLiteral]
     private let anchors: [Int]
@@ -54,12 +54,12 @@ final class LiteralScanner {
                 storage[length + index] = caseless ? 0x20 : 0
                 hasFolds = hasFolds || caseless
             }
-            let first = literal.pairFirst, second = literal.pairSecond
+            let one = literal.pairFirst, two = literal.pairSecond
             spec = .allocate(capacity: 1)
             spec.initialize(to: trawl_literal(
                 pattern: UnsafePointer(storage.baseAddress!), folds: UnsafePointer(storage.baseAddress! + length),
-                length: length, has_folds: hasFolds ? 1 : 0, offset1: first, offset2: second,
-                fold1: storage[length + first], byte1: storage[first], fold2: storage[length + second], byte2: storage[second]))
+                length: length, has_folds: hasFolds ? 1 : 0, offset1: one, offset2: two,
+                fold1: storage[length + one], byte1: storage[one], fold2: storage[length + two], byte2: storage[two]))
         }
 
         deinit {
@@ -205,8 +205,8 @@ final class LiteralScanner {
         }
     }
 
-    /// Whether the part of `literal` at `start` that lies inside `chunk` matches (checked before
-    /// gathering bytes across the boundary).
+    /// Whether the part of `literal` at `start` that lies inside the chunk at `base` matches
+    /// (checked before gathering bytes across the boundary).
     private func matchesPrefixInChunk(_ literal: PrefilterLiteral, at start: Int, chunkBytes base: UnsafePointer<UInt8>,
                                       chunkStart: Int, chunkEnd: Int) -> Bool {
         let available = min(literal.count, chunkEnd - start)
