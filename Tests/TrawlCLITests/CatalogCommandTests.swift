@@ -7,7 +7,7 @@ import TrawlCatalog
     static let items = fixtures.appendingPathComponent("catalog/packages.jsonl")
 
     func freshFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-catalog-\(UUID().uuidString)")
+        let folder = scratchURL("catalog")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -45,7 +45,7 @@ struct CatalogPickTests {
     }
 
     func builtCatalog() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-pick-\(UUID().uuidString)")
+        let folder = scratchURL("pick")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let build = try trawl(["catalog", "build", fixtures.appendingPathComponent("catalog/packages.jsonl").path], in: folder)
         #expect(build.status == 0)

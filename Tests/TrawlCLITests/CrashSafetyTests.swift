@@ -12,7 +12,7 @@ import Testing
     func newContent(_ index: Int) -> String { oldContent(index).replacingOccurrences(of: "alpha", with: "omega") }
 
     func makeTree() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-crash-\(UUID().uuidString)")
+        let root = scratchURL("crash")
         for index in 0..<Self.fileCount {
             let folder = root.appendingPathComponent("d\(index % 30)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -66,7 +66,7 @@ import Testing
           arguments: [["-U", "abc\\ndef"], ["-C1", "needle"], ["-U", "x\\n(y\\n)+"], ["needle"], ["-A1", "^$"]])
     func jsonLinesEqualRipgreps(arguments: [String]) throws {
         let rg = try #require(tool("rg"))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-json-\(UUID().uuidString)")
+        let folder = scratchURL("json")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let files = ["a.txt": "xabc\ndefx\nneedle\nabc\ndef\n\nx\ny\ny\nz\n", "b.txt": "one\r\nneedle\r\n\r\ntwo\r\nneedle\r\n",
                      "c.txt": "no match here\n"]

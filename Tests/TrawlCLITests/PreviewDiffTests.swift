@@ -12,7 +12,7 @@ struct PreviewDiffTests {
     /// git and with patch, writes it on the other, and compares.
     func check(_ files: [String: String], _ pattern: String, _ replacement: String, flags: [String] = [],
                sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-diff-\(UUID().uuidString)")
+        let base = scratchURL("diff")
         let previewed = base.appendingPathComponent("previewed"), written = base.appendingPathComponent("written"),
             patched = base.appendingPathComponent("patched")
         for tree in [previewed, written, patched] {

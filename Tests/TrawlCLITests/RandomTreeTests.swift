@@ -137,7 +137,7 @@ import TrawlTestSupport
     @Test func findAndReplaceOverRandomTrees() throws {
         var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 0xF022_7EE5))
         for round in 0..<(6 * PropertyTestSettings.scale) {
-            let base = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-fuzz-\(UUID().uuidString)")
+            let base = scratchURL("fuzz")
             try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: base) }
             let root = RawPath(bytes: Array(base.path.utf8))

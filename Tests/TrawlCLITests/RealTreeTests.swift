@@ -7,7 +7,7 @@ import Testing
 @Suite struct RealTreeTests {
     let folder: URL
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-real-\(UUID().uuidString)")
+        folder = scratchURL("real")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 

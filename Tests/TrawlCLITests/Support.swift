@@ -20,7 +20,7 @@ func trawl(_ arguments: [String], in directory: URL? = nil, input: String? = nil
 
 /// A fresh copy of a Fixtures folder in a temporary directory.
 func copyOfFixture(_ name: String) throws -> URL {
-    let destination = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-test-\(UUID().uuidString)")
+    let destination = scratchURL("test")
     try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
     let target = destination.appendingPathComponent(name)
     try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: target)

@@ -6,7 +6,7 @@ import Testing
 @Suite struct AtomicFileTests {
     /// A file alone in a new folder (so that leftovers of other tests running meanwhile do not count).
     func temporaryFile(_ contents: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-atomic-\(UUID().uuidString)")
+        let folder = scratchURL("atomic")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("file.txt")
         try Data(contents.utf8).write(to: url)
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func onlyRegularFilesAreRead_forRewriting() throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-fifo-\(UUID().uuidString)")
+        let fifo = scratchURL("fifo")
         #expect(mkfifo(fifo.path, 0o644) == 0)
         defer { unlink(fifo.path) }
         // No writer: a blocking open would hang here.

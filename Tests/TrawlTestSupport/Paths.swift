@@ -12,9 +12,23 @@ public func sharedDirectory() -> URL {
     packageDirectory.deletingLastPathComponent().appendingPathComponent("shared")
 }
 
-/// A new empty folder under the temporary directory.
+/// The folder that holds this test process's scratch folders; removed when the process exits, so
+/// that test runs do not leave trees behind in the temporary directory.
+public let scratchRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-tests-\(getpid())-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: scratchRoot) }
+    return root
+}()
+
+/// A path for a new scratch folder or file named after `label`, under ``scratchRoot`` (not created).
+public func scratchURL(_ label: String) -> URL {
+    scratchRoot.appendingPathComponent("\(label)-\(UUID().uuidString)")
+}
+
+/// A new empty folder under ``scratchRoot``.
 public func temporaryFolder(_ label: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-\(label)-\(UUID().uuidString)")
+    let folder = scratchURL(label)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }

@@ -32,7 +32,7 @@ public struct Child {
     /// that file), else to a scratch file read by ``finish(limit:)``.
     public static func start(_ executable: String, _ arguments: [String], in directory: URL? = nil, input: String? = nil,
                              environment: [String: String] = [:], outputFile chosenOutput: String? = nil) throws -> Child {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-run-\(UUID().uuidString)").path
+        let scratch = scratchURL("run").path
         let inputFile = scratch + ".in", outputFile = chosenOutput ?? scratch + ".out", errorFile = scratch + ".err"
         try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: inputFile))
         var actions = posix_spawn_file_actions_t()

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func filesLoadAndBadFilesReportWhy() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-load-\(UUID())")
+        let directory = scratchURL("load")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = String(repeating: "line with ünïcode 😀\r\n", count: 5000)
