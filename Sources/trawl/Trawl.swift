@@ -20,6 +20,10 @@ struct TrawlCommand: ParsableCommand {
 
     /// Runs the command; usage errors exit with status 2 (as grep and ripgrep do), not 64.
     static func main() {
+        // The usual find command lines skip ArgumentParser's start-up (see FindArgumentsFastPath).
+        if let request = FindArgumentsFastPath.parse(Array(CommandLine.arguments.dropFirst())) {
+            Glibc.exit(request.run())
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -38,9 +42,7 @@ struct TrawlCommand: ParsableCommand {
     }
 }
 
-enum ColorChoice: String, ExpressibleByArgument {
-    case auto, always, never
-}
+extension ColorChoice: ExpressibleByArgument {}
 
 /// Flags that shape the pattern, shared by find and replace (ripgrep's names).
 struct PatternFlags: ParsableArguments {
@@ -55,14 +57,17 @@ struct PatternFlags: ParsableArguments {
     @Flag(name: [.customShort("U"), .long], help: "Let matches span lines (\\s and [^x] can then match line breaks).")
     var multiline = false
 
-    func options(_ pattern: String) -> PatternOptions {
-        var options = PatternOptions(pattern: pattern)
-        options.fixedStrings = fixedStrings
-        options.caseMode = ignoreCase ? .insensitive : smartCase ? .smart : .sensitive
-        options.wholeWord = wordRegexp
-        options.multiline = multiline
-        return options
+    var switches: PatternSwitches {
+        var switches = PatternSwitches()
+        switches.fixedStrings = fixedStrings
+        switches.ignoreCase = ignoreCase
+        switches.smartCase = smartCase
+        switches.wordRegexp = wordRegexp
+        switches.multiline = multiline
+        return switches
     }
+
+    func options(_ pattern: String) -> PatternOptions { switches.options(pattern) }
 }
 
 /// Flags of the file walk, shared by find and replace.
@@ -86,62 +91,27 @@ struct WalkFlags: ParsableArguments {
     @Option(help: "When to colour output: auto (terminal, unless NO_COLOR), always, never.")
     var color: ColorChoice = .auto
 
+    var switches: WalkSwitches {
+        var switches = WalkSwitches()
+        switches.hidden = hidden
+        switches.noIgnore = noIgnore
+        switches.noRequireGit = noRequireGit
+        switches.globs = glob
+        switches.maxFilesize = maxFilesize
+        switches.follow = follow
+        switches.sort = sort
+        switches.stats = stats
+        switches.color = color
+        return switches
+    }
+
     func validate() throws {
-        if let maxFilesize { _ = try WalkFlags.parseSize(maxFilesize) }
-        if let sort, sort != "path" { throw ValidationError("--sort accepts only 'path'") }
+        if let problem = switches.problem { throw ValidationError(problem) }
     }
 
-    func options() throws -> WalkOptions {
-        var options = WalkOptions()
-        options.hidden = hidden
-        options.noIgnore = noIgnore
-        options.noRequireGit = noRequireGit
-        options.globs = glob
-        options.followLinks = follow
-        if let maxFilesize { options.maxFileSize = try WalkFlags.parseSize(maxFilesize) }
-        return options
-    }
+    func options() -> WalkOptions { switches.options() }
 
-    /// A size such as `50K`, `10M` or `1G` in bytes; too large a value is a usage error, not a crash.
-    static func parseSize(_ text: String) throws -> Int {
-        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        var digits = text
-        var multiplier = 1
-        if let last = text.last?.uppercased().first, let unit = units[last] {
-            multiplier = unit
-            digits.removeLast()
-        }
-        guard let value = Int(digits), value >= 0 else { throw ValidationError("invalid --max-filesize '\(text)': expected a number of bytes, optionally with K, M or G") }
-        let (bytes, overflow) = value.multipliedReportingOverflow(by: multiplier)
-        guard !overflow else { throw ValidationError("--max-filesize '\(text)' is too large") }
-        return bytes
-    }
-
-    var colorEnabled: Bool {
-        switch color {
-        case .always: true
-        case .never: false
-        case .auto:
-            Console.stdoutIsTerminal && (getenvString("NO_COLOR")?.isEmpty ?? true) && getenvString("TERM") != "dumb"
-        }
-    }
-}
-
-func getenvString(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    return String(cString: value)
-}
-
-/// A path argument as the bytes the user typed: ArgumentParser hands over strings, in which bytes
-/// that are not UTF-8 were replaced, so such an argument is taken from the raw command line.
-func rawPath(_ argument: String) -> FilePath {
-    guard argument.unicodeScalars.contains("\u{FFFD}") else { return FilePath(argument) }
-    for index in 1..<Int(CommandLine.argc) {
-        guard let raw = CommandLine.unsafeArgv[index] else { continue }
-        let bytes = Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
-        if String(decoding: bytes, as: UTF8.self) == argument { return FilePath(bytes: bytes) }
-    }
-    return FilePath(argument)
+    var colorEnabled: Bool { switches.colorEnabled }
 }
 
 struct Find: ParsableCommand {
@@ -178,37 +148,30 @@ struct Find: ParsableCommand {
     @Flag(name: .customLong("no-index"), help: "Do not use a tree's index (ROOT/.trawl/) even when there is one.")
     var noIndex = false
 
+    var request: FindRequest {
+        var request = FindRequest(pattern: pattern)
+        request.paths = paths
+        request.patternSwitches = patternFlags.switches
+        request.walkSwitches = walkFlags.switches
+        request.count = count
+        request.countMatches = countMatches
+        request.filesWithMatches = filesWithMatches
+        request.lineNumber = lineNumber
+        request.noLineNumber = noLineNumber
+        request.afterContext = afterContext
+        request.beforeContext = beforeContext
+        request.context = context
+        request.json = json
+        request.noIndex = noIndex
+        return request
+    }
+
     func validate() throws {
-        for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context)] {
-            if let value, value < 0 { throw ValidationError("\(name) takes a number of lines, not \(value)") }
-        }
+        if let problem = request.problem { throw ValidationError(problem) }
     }
 
     func run() throws {
-        var run = FindRun(pattern: patternFlags.options(pattern))
-        run.useIndex = !noIndex
-        run.walk = try walkFlags.options()
-        run.paths = paths.map(rawPath)
-        run.stats = walkFlags.stats
-        run.progress = true
-        var settings = FindSettings()
-        // In multiline mode a match may span lines, and -c counts matches (as ripgrep does).
-        let countLines: FindMode = patternFlags.multiline ? .countMatches : .countLines
-        settings.mode = json ? .json : filesWithMatches ? .filesWithMatches : countMatches ? .countMatches : count ? countLines : .lines
-        let terminal = Console.stdoutIsTerminal
-        settings.lineNumbers = noLineNumber ? false : (lineNumber || terminal)
-        settings.heading = terminal
-        settings.style = Style(enabled: walkFlags.colorEnabled && !json)
-        // A single file named on the command line prints no file name, as grep and ripgrep do.
-        settings.withFilename = !(paths.count == 1 && isRegularFile(run.paths[0]))
-        settings.before = beforeContext ?? context ?? 0
-        settings.after = afterContext ?? context ?? 0
-        settings.countsEveryMatch = walkFlags.stats
-        run.settings = settings
-        if paths.isEmpty && Console.stdinIsPipedData {
-            throw ExitCode(run.runOnStandardInput())
-        }
-        throw ExitCode(run.run())
+        throw ExitCode(request.run())
     }
 }
 
@@ -259,8 +222,8 @@ struct Replace: ParsableCommand {
         run.preserveCase = preserveCase
         run.useIndex = !noIndex
         run.json = json
-        run.walk = try walkFlags.options()
-        run.paths = paths.map(rawPath)
+        run.walk = walkFlags.options()
+        run.paths = paths.map(commandLinePath)
         run.stats = walkFlags.stats
         run.progress = true
         run.strict = strict
@@ -272,11 +235,6 @@ struct Replace: ParsableCommand {
         }
         throw ExitCode(run.run())
     }
-}
-
-func isRegularFile(_ path: FilePath) -> Bool {
-    var status = stat()
-    return path.withPlatformString { stat($0, &status) } == 0 && (status.st_mode & S_IFMT) == S_IFREG
 }
 
 struct Index: ParsableCommand {
@@ -292,7 +250,7 @@ struct Index: ParsableCommand {
 
     func run() throws {
         var run = IndexRun()
-        run.root = rawPath(path)
+        run.root = commandLinePath(path)
         run.stats = stats
         let status = run.run()
         if status != 0 { throw ExitCode(status) }
@@ -312,7 +270,7 @@ struct CatalogLocation: ParsableArguments {
     @Option(name: .customLong("catalog"), help: "The catalog's folder (default: .trawl/catalog under the current folder).")
     var folder: String?
 
-    var path: FilePath { folder.map(rawPath) ?? CatalogStore.defaultFolder }
+    var path: FilePath { folder.map(commandLinePath) ?? CatalogStore.defaultFolder }
 }
 
 struct CatalogBuild: ParsableCommand {
@@ -334,7 +292,7 @@ struct CatalogBuild: ParsableCommand {
 
     func run() throws {
         var run = CatalogBuildRun()
-        run.items = rawPath(items)
+        run.items = commandLinePath(items)
         run.folder = location.path
         if !fields.isEmpty {
             run.fields = try fields.map { text in
