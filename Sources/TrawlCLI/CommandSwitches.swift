@@ -12,14 +12,21 @@ public enum ColorChoice: String, Sendable, CaseIterable {
 
 /// The flags that shape the pattern, shared by find and replace (ripgrep's names), as plain values.
 public struct PatternSwitches: Equatable, Sendable {
+    /// `-F`: the pattern is literal text.
     public var fixedStrings = false
+    /// `-i`: match case-insensitively.
     public var ignoreCase = false
+    /// `-S`: case-insensitive unless the pattern has an uppercase letter.
     public var smartCase = false
+    /// `-w`: whole words only.
     public var wordRegexp = false
+    /// `-U`: matches may span lines.
     public var multiline = false
 
+    /// Every switch off, as when none is given.
     public init() {}
 
+    /// The options of `pattern` under these switches.
     public func options(_ pattern: String) -> PatternOptions {
         var options = PatternOptions(pattern: pattern)
         options.fixedStrings = fixedStrings
@@ -32,16 +39,26 @@ public struct PatternSwitches: Equatable, Sendable {
 
 /// The flags of the file walk, shared by find and replace, as plain values.
 public struct WalkSwitches: Equatable, Sendable {
+    /// `--hidden`: search hidden files and folders.
     public var hidden = false
+    /// `--no-ignore`: ignore files do not apply.
     public var noIgnore = false
+    /// `--no-require-git`: `.gitignore` applies outside repositories too.
     public var noRequireGit = false
+    /// `-g`: include (or, with `!`, exclude) globs, in order.
     public var globs: [String] = []
+    /// `--max-filesize`, as typed (`50K`, `10M`, `1G`).
     public var maxFilesize: String?
+    /// `-L`: follow symbolic links.
     public var follow = false
+    /// `--sort`, as typed (only `path` is valid).
     public var sort: String?
+    /// `--stats`: print statistics on standard error.
     public var stats = false
+    /// `--color`.
     public var color = ColorChoice.auto
 
+    /// Every switch off, as when none is given.
     public init() {}
 
     /// Why these switches cannot be used, or nil when they can.
@@ -63,7 +80,9 @@ public struct WalkSwitches: Equatable, Sendable {
         return options
     }
 
+    /// Why a `--max-filesize` value cannot be read.
     public struct SizeProblem: Error {
+        /// The message for the user.
         public let message: String
     }
 
@@ -84,6 +103,8 @@ public struct WalkSwitches: Equatable, Sendable {
         return .success(bytes)
     }
 
+    /// Whether output is coloured: `--color`, and for `auto` a terminal without `NO_COLOR` or
+    /// `TERM=dumb`.
     public var colorEnabled: Bool {
         switch color {
         case .always: true

@@ -6,8 +6,8 @@
 /// This parser takes the flags and options below, in any order and repeated as ArgumentParser
 /// allows, `--`, and the positionals; for anything else (help, a misspelt flag, a value it cannot
 /// read, a value ArgumentParser would reject) it returns nil, and ArgumentParser parses the line
-/// and gives its usual messages. A test checks that every command line this accepts,
-/// ArgumentParser parses to the same request.
+/// and gives its usual messages. Tests check, on fixed and random command lines, that what this
+/// accepts ArgumentParser parses to the same request.
 public enum FindArgumentsFastPath {
     /// The request `arguments` (the command line without the program's name) makes, or nil when
     /// it is not a plain `find` command line.
@@ -30,8 +30,12 @@ public enum FindArgumentsFastPath {
             }
             if argument.hasPrefix("--") {
                 let body = argument.dropFirst(2)
+                // Every long name has two letters or more (`--c` is not `-c`).
+                guard body.prefix(while: { $0 != "=" }).count > 1 else { return nil }
                 if let equals = body.firstIndex(of: "=") {
-                    guard takeOption(String(body[..<equals]), value: String(body[body.index(after: equals)...]), into: &request) else { return nil }
+                    // ArgumentParser reads `--glob=` as `--glob` followed by its value.
+                    let value = body[body.index(after: equals)...]
+                    guard !value.isEmpty, takeOption(String(body[..<equals]), value: String(value), into: &request) else { return nil }
                 } else if setFlag(String(body), in: &request) {
                     continue
                 } else {
@@ -62,7 +66,8 @@ public enum FindArgumentsFastPath {
         return request.problem == nil ? request : nil
     }
 
-    /// Whether ArgumentParser would read `argument` as an option's value (not as another option).
+    /// Whether `argument` is surely read as an option's value by ArgumentParser (one that starts
+    /// with `-` is left to it).
     private static func isValue(_ argument: String) -> Bool { !argument.hasPrefix("-") }
 
     /// Sets the flag called `name` (a long name, or a short one of one letter); false when there is

@@ -1,21 +1,36 @@
 /// What `trawl find` was asked for, as plain values. The ArgumentParser command and the start-up
 /// fast path (`FindArgumentsFastPath`) both produce one, so both run the same code.
 public struct FindRequest: Equatable, Sendable {
+    /// The pattern, as typed.
     public var pattern: String
+    /// The files and folders to search, as typed (none: standard input when piped, else `.`).
     public var paths: [String] = []
+    /// The switches that shape the pattern.
     public var patternSwitches = PatternSwitches()
+    /// The switches of the file walk and the output's colour and statistics.
     public var walkSwitches = WalkSwitches()
+    /// `-c`: the number of matching lines per file.
     public var count = false
+    /// `--count-matches`: the number of matches per file.
     public var countMatches = false
+    /// `-l`: only the names of files with a match.
     public var filesWithMatches = false
+    /// `-n`: line numbers.
     public var lineNumber = false
+    /// `-N`: no line numbers.
     public var noLineNumber = false
+    /// `-A`: lines shown after each match.
     public var afterContext: Int?
+    /// `-B`: lines shown before each match.
     public var beforeContext: Int?
+    /// `-C`: lines shown before and after each match.
     public var context: Int?
+    /// `--json`: ripgrep's JSON Lines.
     public var json = false
+    /// `--no-index`: never use a tree's index.
     public var noIndex = false
 
+    /// A request for `pattern` with every switch off.
     public init(pattern: String) { self.pattern = pattern }
 
     /// Why this request cannot run, or nil when it can.

@@ -42,6 +42,8 @@ import TrawlCLI
             ["find", "--max-filesize", "5Q", "p"], ["find", "--max-filesize", "99999999999G", "p"],
             ["find", "--sort", "size", "p"], ["find", "-g"], ["find", "p", "-g", "-c"], ["find", "-gx", "p"],
             ["find", "-", "p"], ["find", "-cA3", "p"], ["find", "-é", "p"], ["replace", "a", "b"], ["index"], [],
+            ["find", "--c", "x"], ["find", "--g", "*.swift", "x"], ["find", "--C=2", "x"], ["find", "--glob=", "x", "y"],
+            ["find", "x", "--glob="],
         ]
         for line in lines {
             #expect(FindArgumentsFastPath.parse(line) == nil, "\(line)")
@@ -60,11 +62,13 @@ import TrawlCLI
             "-g", "--glob", "--glob=*.md", "--max-filesize", "--max-filesize=2K", "--sort", "--sort=path",
             "--color", "--color=always", "--color=no", "-A", "-B", "-C", "-A2", "-B0", "-C12", "-A-1",
             "--after-context", "--before-context=1", "--context", "--context=x",
+            "--c", "--i", "--g", "--A", "--C=2", "--glob=", "--sort=", "--color=", "-g=x", "-A=3", "-c=", "-cA", "-Ai",
+            "---", "-=", "-\u{301}c", "find", "help",
             "--", "-", "x", "a b", "é", "", "3", "-3", "path", "*.swift", "10M", "never", "auto",
         ]
         var random = SeededGenerator(seed: 0x5EED_A7A5)
         var taken = 0
-        for _ in 0..<1200 {
+        for _ in 0..<1500 {
             let line = ["find"] + (0..<Int.random(in: 0...6, using: &random)).map { _ in words.randomElement(using: &random)! }
             guard let fast = FindArgumentsFastPath.parse(line) else { continue }
             taken += 1
