@@ -172,3 +172,163 @@ size_t trawl_find_literal(const uint8_t *bytes, size_t starts, const trawl_liter
     }
     return starts;
 }
+
+// Whether `literal` occurs at `candidate` (its pair is not assumed to match).
+static inline int literal_at(const uint8_t *candidate, const trawl_literal *literal) {
+    if ((candidate[literal->offset1] | literal->fold1) != literal->byte1) return 0;
+    if ((candidate[literal->offset2] | literal->fold2) != literal->byte2) return 0;
+    if (!literal->has_folds) return memcmp(candidate, literal->pattern, literal->length) == 0;
+    for (size_t k = 0; k < literal->length; k++) {
+        if ((candidate[k] | literal->folds[k]) != literal->pattern[k]) return 0;
+    }
+    return 1;
+}
+
+// The lowest literal occurring at `candidate`, or -1.
+static inline int first_literal_at(const uint8_t *candidate, const trawl_literal *literals, size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        if (literal_at(candidate, &literals[k])) return (int)k;
+    }
+    return -1;
+}
+
+#ifdef TRAWL_HAVE_AVX2_DISPATCH
+// The pair test of every literal in one 32-byte step, OR-ed: a lane is set where any literal's
+// two bytes match. Each literal costs two loads (from L1: the step's bytes are already there),
+// two compares and an AND, so the text is read from memory once rather than once per literal.
+// `count` and `folds` are constants where this is inlined, so the loop unrolls and, without
+// folds, the ORs drop out.
+__attribute__((target("avx2"), always_inline))
+static inline __m256i pairs_step_avx2(const uint8_t *at, const __m256i *constants, const size_t *offsets,
+                                      const size_t count, const int folds) {
+    __m256i any = _mm256_setzero_si256();
+#pragma clang loop unroll(full)
+    for (size_t k = 0; k < count; k++) {
+        const __m256i *c = constants + 4 * k;
+        __m256i a = _mm256_loadu_si256((const __m256i *)(at + offsets[2 * k]));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(at + offsets[2 * k + 1]));
+        if (folds) {
+            a = _mm256_or_si256(a, c[0]);
+            b = _mm256_or_si256(b, c[2]);
+        }
+        any = _mm256_or_si256(any, _mm256_and_si256(_mm256_cmpeq_epi8(a, c[1]), _mm256_cmpeq_epi8(b, c[3])));
+    }
+    return any;
+}
+
+__attribute__((target("avx2"), always_inline))
+static inline size_t find_literals_avx2(const uint8_t *bytes, size_t starts, const trawl_literal *literals,
+                                        const size_t count, const int folds, size_t *which) {
+    __m256i constants[4 * TRAWL_MAX_LITERALS];
+    size_t offsets[2 * TRAWL_MAX_LITERALS];
+    for (size_t k = 0; k < count; k++) {
+        constants[4 * k] = _mm256_set1_epi8((char)literals[k].fold1);
+        constants[4 * k + 1] = _mm256_set1_epi8((char)literals[k].byte1);
+        constants[4 * k + 2] = _mm256_set1_epi8((char)literals[k].fold2);
+        constants[4 * k + 3] = _mm256_set1_epi8((char)literals[k].byte2);
+        offsets[2 * k] = literals[k].offset1;
+        offsets[2 * k + 1] = literals[k].offset2;
+    }
+    size_t i = 0;
+    while (i + 32 <= starts) {
+        // Steps of 64 bytes with one branch while they fit, then 32.
+        uint64_t mask;
+        size_t width;
+        if (i + 64 <= starts) {
+            _mm_prefetch((const char *)(bytes + i + 1024), _MM_HINT_T0);
+            __m256i low = pairs_step_avx2(bytes + i, constants, offsets, count, folds);
+            __m256i high = pairs_step_avx2(bytes + i + 32, constants, offsets, count, folds);
+            __m256i any = _mm256_or_si256(low, high);
+            width = 64;
+            if (_mm256_testz_si256(any, any)) {
+                i += width;
+                continue;
+            }
+            mask = (uint32_t)_mm256_movemask_epi8(low) | ((uint64_t)(uint32_t)_mm256_movemask_epi8(high) << 32);
+        } else {
+            width = 32;
+            mask = (uint32_t)_mm256_movemask_epi8(pairs_step_avx2(bytes + i, constants, offsets, count, folds));
+        }
+        for (; mask; mask &= mask - 1) {
+            size_t at = i + (size_t)__builtin_ctzll(mask);
+            int found = first_literal_at(bytes + at, literals, count);
+            if (found >= 0) {
+                *which = (size_t)found;
+                return at;
+            }
+        }
+        i += width;
+    }
+    if (i < starts && starts >= 32) {
+        // The last starts in one step that overlaps the previous one, their lanes shifted out.
+        size_t last = starts - 32;
+        uint32_t mask = (uint32_t)_mm256_movemask_epi8(pairs_step_avx2(bytes + last, constants, offsets, count, folds)) >> (i - last);
+        for (; mask; mask &= mask - 1) {
+            size_t at = i + (size_t)__builtin_ctz(mask);
+            int found = first_literal_at(bytes + at, literals, count);
+            if (found >= 0) {
+                *which = (size_t)found;
+                return at;
+            }
+        }
+        return starts;
+    }
+    for (; i < starts; i++) {
+        int found = first_literal_at(bytes + i, literals, count);
+        if (found >= 0) {
+            *which = (size_t)found;
+            return i;
+        }
+    }
+    return starts;
+}
+
+// One copy of the kernel per literal count, with and without case folds.
+#define FIND_LITERALS_AVX2_FOR(n) \
+    __attribute__((target("avx2"))) static size_t find_##n##_literals_avx2(const uint8_t *bytes, size_t starts, \
+        const trawl_literal *literals, int folds, size_t *which) { \
+        return folds ? find_literals_avx2(bytes, starts, literals, n, 1, which) \
+                     : find_literals_avx2(bytes, starts, literals, n, 0, which); \
+    }
+FIND_LITERALS_AVX2_FOR(2)
+FIND_LITERALS_AVX2_FOR(3)
+FIND_LITERALS_AVX2_FOR(4)
+FIND_LITERALS_AVX2_FOR(5)
+FIND_LITERALS_AVX2_FOR(6)
+FIND_LITERALS_AVX2_FOR(7)
+FIND_LITERALS_AVX2_FOR(8)
+#undef FIND_LITERALS_AVX2_FOR
+
+static size_t find_literals_dispatch_avx2(const uint8_t *bytes, size_t starts, const trawl_literal *literals,
+                                          size_t count, size_t *which) {
+    int folds = 0;
+    for (size_t k = 0; k < count; k++) folds |= literals[k].fold1 | literals[k].fold2;
+    switch (count) {
+    case 2: return find_2_literals_avx2(bytes, starts, literals, folds, which);
+    case 3: return find_3_literals_avx2(bytes, starts, literals, folds, which);
+    case 4: return find_4_literals_avx2(bytes, starts, literals, folds, which);
+    case 5: return find_5_literals_avx2(bytes, starts, literals, folds, which);
+    case 6: return find_6_literals_avx2(bytes, starts, literals, folds, which);
+    case 7: return find_7_literals_avx2(bytes, starts, literals, folds, which);
+    default: return find_8_literals_avx2(bytes, starts, literals, folds, which);
+    }
+}
+#endif
+
+size_t trawl_find_literals(const uint8_t *bytes, size_t starts, const trawl_literal *literals, size_t count, size_t *which) {
+#ifdef TRAWL_HAVE_AVX2_DISPATCH
+    if (starts >= 32 && count >= 2 && count <= TRAWL_MAX_LITERALS && trawl_has_avx2())
+        return find_literals_dispatch_avx2(bytes, starts, literals, count, which);
+#endif
+    // Without AVX2: each literal's own scan, bounded by the best start so far (so a later
+    // literal at the same start does not replace an earlier one).
+    size_t best = starts;
+    for (size_t k = 0; k < count; k++) {
+        size_t found = trawl_find_literal(bytes, best, &literals[k]);
+        if (found < best) {
+            best = found;
+            *which = k;
+        }
+    }
+    return best;
+}

@@ -2,13 +2,13 @@ import TrawlKernels
 
 /// Finds occurrences of any of a small set of literals in chunked text, reading chunks in place.
 ///
-/// A single literal of two or more bytes is found with a SIMD scan for its two rarest bytes at
-/// their distance (memchr's "packed pair" idea), which leaves few false candidates even when each
-/// byte alone is common, and verifies candidates in the same C call; starts whose bytes straddle a
-/// chunk boundary are checked one by one. A set of literals is found by scanning for the rarest
-/// byte of each (glibc `memchr` for one byte, an SSE2 kernel for up to 16) and verifying around
-/// each hit. Occurrences come in order of their anchor positions, which for a single literal is
-/// the order of their starts.
+/// Literals of two or more bytes (up to eight of them) are found with a SIMD scan for the two
+/// rarest bytes of each at their distance (memchr's "packed pair" idea), which leaves few false
+/// candidates even when each byte alone is common; the C kernel tests every literal's pair in the
+/// same pass over the text and verifies candidates itself. Starts whose bytes straddle a chunk
+/// boundary are checked one by one. Other sets are found by scanning for the rarest byte of each
+/// (glibc `memchr` for one byte, an SSE2 kernel for up to 16) and verifying around each hit.
+/// Occurrences come in order of their starts (for the byte scan, of their anchor positions).
 final class LiteralScanner {
     let literals: [PrefilterLiteral]
     private let anchors: [Int]
@@ -19,52 +19,63 @@ final class LiteralScanner {
     @exclusivity(unchecked) private var chunks: (any IteratorProtocol<TextChunk>)?
     @exclusivity(unchecked) private var currentChunk: TextChunk?
     @exclusivity(unchecked) private var resume: Int
-    /// A single literal of two or more bytes, laid out for the C kernel (nil otherwise).
-    private let kernelLiteral: KernelLiteral?
-    /// For a small set of literals of two or more bytes: one pair scanner per literal, merged by
-    /// start. Far fewer false candidates than scanning for one rare byte of each.
-    private let parts: [LiteralScanner]?
-    @exclusivity(unchecked) private var found: [Range<Int>?] = []
-    @exclusivity(unchecked) private var lastPart = 0
+    /// Up to eight literals of two or more bytes, laid out for the C kernel (nil otherwise).
+    private let kernelLiterals: KernelLiterals?
 
     /// The bytes of the chunk read last, without touching its owner's reference count (the
     /// scanner keeps the chunk, and so its storage, alive).
-    var chunkBytes: UnsafeBufferPointer<UInt8> { parts.map { $0[lastPart].currentBytes } ?? currentBytes }
+    @exclusivity(unchecked) private(set) var chunkBytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// The offset of ``chunkBytes`` in the text.
-    var chunkOffset: Int { parts.map { $0[lastPart].currentOffset } ?? currentOffset }
-    @exclusivity(unchecked) private var currentBytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-    @exclusivity(unchecked) private var currentOffset = 0
+    @exclusivity(unchecked) private(set) var chunkOffset = 0
 
-    /// A literal as `trawl_find_literal` reads it, in storage that lives as long as the scanner:
-    /// the kernel verifies candidates itself, so false ones never come back to Swift.
-    private final class KernelLiteral {
-        let length: Int
-        let first: UInt16
-        private let storage: UnsafeMutableBufferPointer<UInt8>
-        let spec: UnsafeMutablePointer<trawl_literal>
+    /// Literals as `trawl_find_literal(s)` reads them, in storage that lives as long as the
+    /// scanner: the kernel verifies candidates itself, so false ones never come back to Swift.
+    private final class KernelLiterals {
+        let lengths: [Int]
+        let shortest: Int
+        let longest: Int
+        private let storage: [UnsafeMutableBufferPointer<UInt8>]
+        let specs: UnsafeMutablePointer<trawl_literal>
+        var count: Int { lengths.count }
 
-        init(_ literal: PrefilterLiteral) {
-            length = literal.count
-            first = literal.units[0]
-            storage = .allocate(capacity: 2 * length)
-            var hasFolds = false
-            for (index, unit) in literal.units.enumerated() {
-                let caseless = unit & PrefilterLiteral.caselessFlag != 0
-                storage[index] = UInt8(unit & 0xFF)
-                storage[length + index] = caseless ? 0x20 : 0
-                hasFolds = hasFolds || caseless
+        init(_ literals: [PrefilterLiteral]) {
+            lengths = literals.map(\.count)
+            shortest = lengths.min()!
+            longest = lengths.max()!
+            specs = .allocate(capacity: literals.count)
+            var storage: [UnsafeMutableBufferPointer<UInt8>] = []
+            for (position, literal) in literals.enumerated() {
+                let length = literal.count
+                let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 2 * length)
+                var hasFolds = false
+                for (index, unit) in literal.units.enumerated() {
+                    let caseless = unit & PrefilterLiteral.caselessFlag != 0
+                    bytes[index] = UInt8(unit & 0xFF)
+                    bytes[length + index] = caseless ? 0x20 : 0
+                    hasFolds = hasFolds || caseless
+                }
+                let one = literal.pairFirst, two = literal.pairSecond
+                (specs + position).initialize(to: trawl_literal(
+                    pattern: UnsafePointer(bytes.baseAddress!), folds: UnsafePointer(bytes.baseAddress! + length),
+                    length: length, has_folds: hasFolds ? 1 : 0, offset1: one, offset2: two,
+                    fold1: bytes[length + one], byte1: bytes[one], fold2: bytes[length + two], byte2: bytes[two]))
+                storage.append(bytes)
             }
-            let one = literal.pairFirst, two = literal.pairSecond
-            spec = .allocate(capacity: 1)
-            spec.initialize(to: trawl_literal(
-                pattern: UnsafePointer(storage.baseAddress!), folds: UnsafePointer(storage.baseAddress! + length),
-                length: length, has_folds: hasFolds ? 1 : 0, offset1: one, offset2: two,
-                fold1: storage[length + one], byte1: storage[one], fold2: storage[length + two], byte2: storage[two]))
+            self.storage = storage
+        }
+
+        /// The first start in `0..<starts` of one of the literals at `bytes`, and which literal.
+        func find(in bytes: UnsafePointer<UInt8>, starts: Int) -> (start: Int, literal: Int) {
+            if count == 1 { return (trawl_find_literal(bytes, starts, specs), 0) }
+            var which = 0
+            let start = trawl_find_literals(bytes, starts, specs, count, &which)
+            return (start, which)
         }
 
         deinit {
-            spec.deallocate()
-            storage.deallocate()
+            specs.deinitialize(count: count)
+            specs.deallocate()
+            storage.forEach { $0.deallocate() }
         }
     }
 
@@ -85,33 +96,15 @@ final class LiteralScanner {
         self.text = text
         self.range = range
         resume = range.lowerBound
-        kernelLiteral = literals.count == 1 && literals[0].count >= 2 ? KernelLiteral(literals[0]) : nil
-        if literals.count > 1 && literals.count <= 8 && literals.allSatisfy({ $0.count >= 2 }) {
-            parts = literals.map { LiteralScanner(literals: [$0], text: text, range: range) }
-            found = Array(repeating: nil, count: literals.count)
-        } else {
-            parts = nil
-        }
+        let usesKernel = (1...Int(TRAWL_MAX_LITERALS)).contains(literals.count) && literals.allSatisfy { $0.count >= 2 }
+        kernelLiterals = usesKernel ? KernelLiterals(literals) : nil
     }
 
     /// The next occurrence starting at or after `position`. Positions passed to successive calls
     /// must not decrease.
     /// - Throws: ``MatchError/cancelled`` when the task is cancelled during a long scan.
     func next(from position: Int) throws(MatchError) -> Range<Int>? {
-        if let kernelLiteral { return try nextByKernel(kernelLiteral, from: position) }
-        if let parts {
-            var best: Range<Int>?
-            for (index, part) in parts.enumerated() {
-                if found[index] == nil || found[index]!.lowerBound < position {
-                    found[index] = try part.next(from: position) ?? Int.max..<Int.max
-                }
-                if let candidate = found[index], candidate.lowerBound != Int.max, best.map({ candidate.lowerBound < $0.lowerBound }) ?? true {
-                    best = candidate
-                    lastPart = index
-                }
-            }
-            return best
-        }
+        if let kernelLiterals { return try nextByKernel(kernelLiterals, from: position) }
         var scan = max(resume, position + minAnchor)
         var chunksScanned = 0
         while scan < range.upperBound {
@@ -144,37 +137,39 @@ final class LiteralScanner {
         return nil
     }
 
-    private func nextByKernel(_ literal: KernelLiteral, from position: Int) throws(MatchError) -> Range<Int>? {
-        let length = literal.length
+    private func nextByKernel(_ kernel: KernelLiterals, from position: Int) throws(MatchError) -> Range<Int>? {
         var start = max(resume, position)
         var chunksScanned = 0
-        while start + length <= range.upperBound {
+        while start + kernel.shortest <= range.upperBound {
             chunksScanned += 1
             if chunksScanned & 63 == 0 && Task.isCancelled { throw .cancelled }
             // The current chunk is read through its unsafe buffer (no reference counting per call:
             // a dense literal such as `self` comes back here once per match).
-            if start < currentOffset || start >= currentOffset + currentBytes.count {
+            if start < chunkOffset || start >= chunkOffset + chunkBytes.count {
                 guard chunkContaining(start) != nil else { break }
             }
-            let base = currentBytes.baseAddress!, chunkStart = currentOffset, chunkEnd = currentOffset + currentBytes.count
+            let base = chunkBytes.baseAddress!, chunkStart = chunkOffset, chunkEnd = chunkOffset + chunkBytes.count
             let local = start - chunkStart
-            let fitting = currentBytes.count - length + 1 // starts whose literal lies in this chunk
+            // Starts where the longest literal lies in this chunk and in the range.
+            let fitting = min(chunkEnd, range.upperBound) - chunkStart - kernel.longest + 1
             if local < fitting {
-                let found = trawl_find_literal(base + local, fitting - local, literal.spec)
-                if found < fitting - local {
-                    let hit = chunkStart + local + found
+                let found = kernel.find(in: base + local, starts: fitting - local)
+                if found.start < fitting - local {
+                    let hit = chunkStart + local + found.start
                     resume = hit // inclusive: asking again from before it returns it again
-                    return hit..<(hit + length)
+                    return hit..<(hit + kernel.lengths[found.literal])
                 }
                 start = chunkStart + fitting
             }
-            // Starts whose literal runs into the next chunk: check the first unit, then gather.
-            while start < chunkEnd && start + length <= range.upperBound {
-                if PrefilterLiteral.unit(literal.first, matches: base[start - chunkStart]),
-                   matchesPrefixInChunk(literals[0], at: start, chunkBytes: base, chunkStart: chunkStart, chunkEnd: chunkEnd),
-                   verify(literals[0], at: start) {
-                    resume = start
-                    return start..<(start + length)
+            // Starts whose literal may run into the next chunk: check the first units, then gather.
+            while start < chunkEnd && start + kernel.shortest <= range.upperBound {
+                for (literal, length) in zip(literals, kernel.lengths) where start + length <= range.upperBound {
+                    if PrefilterLiteral.unit(literal.units[0], matches: base[start - chunkStart]),
+                       matchesPrefixInChunk(literal, at: start, chunkBytes: base, chunkStart: chunkStart, chunkEnd: chunkEnd),
+                       verify(literal, at: start) {
+                        resume = start
+                        return start..<(start + length)
+                    }
                 }
                 start += 1
             }
@@ -193,13 +188,13 @@ final class LiteralScanner {
         while true {
             guard let next = chunks?.next() else {
                 currentChunk = nil
-                currentBytes = UnsafeBufferPointer(start: nil, count: 0)
+                chunkBytes = UnsafeBufferPointer(start: nil, count: 0)
                 return nil
             }
             if next.end > offset {
                 currentChunk = next
-                currentBytes = next.bytes
-                currentOffset = next.offset
+                chunkBytes = next.bytes
+                chunkOffset = next.offset
                 return next
             }
         }

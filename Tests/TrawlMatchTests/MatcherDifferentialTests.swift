@@ -119,6 +119,41 @@ import TrawlText
         }
     }
 
+    /// A set of literals is found in one pass by the multi-literal kernel: occurrences of any of
+    /// them, overlapping prefixes and ties at one start included, at every distance from the SIMD
+    /// steps' ends, in contiguous text and across chunk boundaries, as PCRE2 finds them.
+    @Test(arguments: [false, true])
+    func literalSetsAreFoundAcrossEverySIMDStepAndChunk(caseless: Bool) throws {
+        var random = SeededGenerator(seed: Settings.seed &+ 13 &+ (caseless ? 1 : 0))
+        let sets = [["struct", "class", "enum", "protocol"], ["ab", "abc"], ["abc", "ab"], ["xyz", "yz", "zx"],
+                    ["struct", "class", "enum", "protocol", "actor", "extension", "typealias", "func"],
+                    ["abc", "abd", "bcd", "cab", "dab", "bca", "cda", "adc"]]
+        for literals in sets {
+            let pattern = (caseless ? "(?i)" : "") + "(?:" + literals.map(LiteralMatcher.escapedPattern).joined(separator: "|") + ")"
+            let oracle = try ContiguousOracle(pattern: pattern, caseless: false)
+            let matcher = try RegexMatcher(pattern)
+            #expect(matcher.usesPrefilter, "\(pattern) is found through the literal kernel")
+            let alphabet = Array(Set(Array(literals.joined().utf8) + Array(literals.joined().uppercased().utf8))).sorted() + [0x20, 0x0A]
+            for length in Array(0...200) + [511, 512, 513, 1000, 4096 + 37] {
+                var text = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
+                for _ in 0..<Int.random(in: 0...2, using: &random) {
+                    let literal = Array(literals.randomElement(using: &random)!.utf8)
+                    guard length >= literal.count else { continue }
+                    let place = Bool.random(using: &random) ? length - literal.count : Int.random(in: 0...(length - literal.count), using: &random)
+                    text.replaceSubrange(place..<(place + literal.count), with: literal)
+                }
+                let expected = try oracle.matches(in: text)
+                let contiguous = try matcher.matches(in: ContiguousText(validating: text), capturingGroups: false)
+                let chunked = try matcher.matches(in: ChunkedText(chunks: random.chunks(of: text, maxSize: Int.random(in: 1...70, using: &random))),
+                                                  capturingGroups: false)
+                if contiguous != expected || chunked != expected {
+                    Issue.record("\(pattern) length \(length): \(contiguous.prefix(5)) / \(chunked.prefix(5)) != \(expected.prefix(5))")
+                    return
+                }
+            }
+        }
+    }
+
     @Test func prefilterIsUsedForPatternsWithRequiredLiterals() throws {
         for pattern in ["\\w+Error\\b", "(struct|class|enum|protocol)\\s+[A-Z]\\w*", "(?i)eventloop", "[a-z]+ing\\b"] {
             #expect(try RegexMatcher(pattern).usesPrefilter, "\(pattern)")

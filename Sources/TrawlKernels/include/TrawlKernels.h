@@ -88,6 +88,15 @@ typedef struct {
 /// occurs nowhere. The caller guarantees that `bytes[starts - 1 + length - 1]` is readable.
 size_t trawl_find_literal(const uint8_t *bytes, size_t starts, const trawl_literal *literal);
 
+/// The most literals `trawl_find_literals` takes.
+#define TRAWL_MAX_LITERALS 8
+
+/// The first `i` in `0..<starts` where one of `count` (1 to `TRAWL_MAX_LITERALS`) literals
+/// occurs at `bytes + i`, or `starts` when none occurs; `*which` is then set to the index of
+/// that literal (the lowest of those occurring at `i`). One pass over the bytes, whatever the
+/// count. The caller guarantees that `bytes[starts - 1 + length - 1]` is readable for the longest.
+size_t trawl_find_literals(const uint8_t *bytes, size_t starts, const trawl_literal *literals, size_t count, size_t *which);
+
 #ifdef __cplusplus
 }
 #endif
