@@ -192,6 +192,21 @@ static inline int first_literal_at(const uint8_t *candidate, const trawl_literal
     return -1;
 }
 
+// The first start `base + k` for a set bit k of `mask` where a literal occurs (its index in
+// `*which`), or SIZE_MAX: the candidates of one SIMD step, verified in order.
+static inline size_t first_occurrence_in(uint64_t mask, const uint8_t *bytes, size_t base,
+                                         const trawl_literal *literals, size_t count, size_t *which) {
+    for (; mask; mask &= mask - 1) {
+        size_t at = base + (size_t)__builtin_ctzll(mask);
+        int found = first_literal_at(bytes + at, literals, count);
+        if (found >= 0) {
+            *which = (size_t)found;
+            return at;
+        }
+    }
+    return SIZE_MAX;
+}
+
 #ifdef TRAWL_HAVE_AVX2_DISPATCH
 // The pair test of every literal in one 32-byte step, OR-ed: a lane is set where any literal's
 // two bytes match. Each literal costs two loads (from L1: the step's bytes are already there),
@@ -249,29 +264,16 @@ static inline size_t find_literals_avx2(const uint8_t *bytes, size_t starts, con
             width = 32;
             mask = (uint32_t)_mm256_movemask_epi8(pairs_step_avx2(bytes + i, constants, offsets, count, folds));
         }
-        for (; mask; mask &= mask - 1) {
-            size_t at = i + (size_t)__builtin_ctzll(mask);
-            int found = first_literal_at(bytes + at, literals, count);
-            if (found >= 0) {
-                *which = (size_t)found;
-                return at;
-            }
-        }
+        size_t at = first_occurrence_in(mask, bytes, i, literals, count, which);
+        if (at != SIZE_MAX) return at;
         i += width;
     }
     if (i < starts && starts >= 32) {
         // The last starts in one step that overlaps the previous one, their lanes shifted out.
         size_t last = starts - 32;
         uint32_t mask = (uint32_t)_mm256_movemask_epi8(pairs_step_avx2(bytes + last, constants, offsets, count, folds)) >> (i - last);
-        for (; mask; mask &= mask - 1) {
-            size_t at = i + (size_t)__builtin_ctz(mask);
-            int found = first_literal_at(bytes + at, literals, count);
-            if (found >= 0) {
-                *which = (size_t)found;
-                return at;
-            }
-        }
-        return starts;
+        size_t at = first_occurrence_in(mask, bytes, i, literals, count, which);
+        return at != SIZE_MAX ? at : starts;
     }
     for (; i < starts; i++) {
         int found = first_literal_at(bytes + i, literals, count);
