@@ -168,21 +168,10 @@ func searchText(_ text: ContiguousText, display: DisplayPath, matcher: any Match
     report.bytes = text.utf8Count
     let outcome: Result<Void, MatchError> = text.withBytes { bytes in
         Result { () throws(MatchError) in
-            let style = settings.style
             switch settings.mode {
             case .filesWithMatches, .countMatches, .countLines:
                 let tally = try tallyMatches(of: matcher, in: text, bytes: bytes, mode: settings.mode)
-                report.matches = tally.matches
-                report.matchedLines = tally.lines
-                if settings.mode == .filesWithMatches {
-                    if tally.matches > 0 { report.write(style.path(display.bytes) + [0x0A]) }
-                    break
-                }
-                let count = settings.mode == .countLines ? tally.lines : tally.matches
-                if count > 0 {
-                    if settings.withFilename { report.write(style.path(display.bytes) + [UInt8(ascii: ":")]) }
-                    report.write(String(count) + "\n")
-                }
+                report.writeTally(tally, display: display, settings: settings)
             case .lines, .json:
                 var lines = LineLocator(bytes)
                 var cursor = matcher.cursor(over: text)
@@ -195,6 +184,68 @@ func searchText(_ text: ContiguousText, display: DisplayPath, matcher: any Match
     return report
 }
 
+extension FileReport {
+    /// Records a file's tally and writes its line of `-c`, `--count-matches` or `-l` output.
+    mutating func writeTally(_ tally: Tally, display: DisplayPath, settings: FindSettings) {
+        matches = tally.matches
+        matchedLines = tally.lines
+        let style = settings.style
+        if settings.mode == .filesWithMatches {
+            if tally.matches > 0 { write(style.path(display.bytes) + [0x0A]) }
+            return
+        }
+        let count = settings.mode == .countLines ? tally.lines : tally.matches
+        if count > 0 {
+            if settings.withFilename { write(style.path(display.bytes) + [UInt8(ascii: ":")]) }
+            write(String(count) + "\n")
+        }
+    }
+}
+
+/// A file's (or a part's) matches and matched lines.
+typealias Tally = (matches: Int, lines: Int)
+
+extension FindMode {
+    /// Whether the output is a tally per file (`-c`, `--count-matches`, `-l`), not lines.
+    var isTally: Bool { self == .countLines || self == .countMatches || self == .filesWithMatches }
+}
+
+/// Whether a file's content can be tallied by ``tallyMatches(of:in:mode:)`` while it is checked:
+/// when every match, and all it depends on, lies in one line (then a search of each block of
+/// lines alone finds exactly the matches of a search of the whole text).
+func canTallyWhileChecking(_ matcher: any Matcher, mode: FindMode) -> Bool {
+    mode.isTally && matcher.locality.isLineBounded
+}
+
+/// The tally of a file whose text is not checked yet (a large mapped file), taken block by block
+/// as each block is checked: one pass over memory instead of two. Or why the file cannot be
+/// searched, exactly as a check first would have said. Only when ``canTallyWhileChecking(_:mode:)``.
+func tallyMatches(of matcher: any Matcher, in content: FileContent, mode: FindMode,
+                  blockBytes: Int = FileContent.checkBlockBytes) -> Result<Result<Tally, MatchError>, FileSkip> {
+    let text = content.text
+    // (For -l, blocks after a match are still searched: a file with a bad byte is skipped, matches
+    // or not, as when it is checked first.)
+    return content.inCheckedBlocks(blockBytes: blockBytes) { block in
+        text.withBytes { bytes in
+            // Each block is its own context: the matcher reads nothing outside it, and a
+            // line-bounded match needs nothing outside its line.
+            Result { () throws(MatchError) in try tallyMatches(of: matcher, in: text, bytes: bytes, range: block, context: block, mode: mode) }
+        }
+    }.map { blocks in
+        Result { () throws(MatchError) in
+            var total: Tally = (0, 0)
+            for block in blocks {
+                let tally = try block.get()
+                total.matches += tally.matches
+                total.lines += tally.lines
+            }
+            // For -l, a block stops at its first match and the file has one.
+            if mode == .filesWithMatches { total.matches = min(total.matches, 1) }
+            return total
+        }
+    }
+}
+
 /// The matches and the matched lines of `text` (for `filesWithMatches`, whether there is one).
 /// A large text whose matches cannot span lines is counted in parts cut at line starts, each
 /// with the whole text as context: by the matcher's contract every match is then found once.
@@ -203,12 +254,14 @@ private func tallyMatches(of matcher: any Matcher, in text: ContiguousText, byte
     let whole = 0..<bytes.count
     // (A file list stops at the first match: searched in order, a match near the start ends it.)
     guard mode != .filesWithMatches, bytes.count >= partedWorkThreshold, !matcher.canMatchAcrossLines else {
-        return try tallyMatches(of: matcher, in: text, bytes: bytes, range: whole, mode: mode)
+        return try tallyMatches(of: matcher, in: text, bytes: bytes, range: whole, context: whole, mode: mode)
     }
     let lines = LineLocator(bytes)
     let tallies = inParts(of: bytes.count, boundary: { lines.lineEnd($0 - 1) }) { range in
         text.withBytes { bytes in
-            Result { () throws(MatchError) in try tallyMatches(of: matcher, in: text, bytes: bytes, range: range, mode: mode) }
+            Result { () throws(MatchError) in
+                try tallyMatches(of: matcher, in: text, bytes: bytes, range: range, context: 0..<bytes.count, mode: mode)
+            }
         }
     }
     var total = (matches: 0, lines: 0)
@@ -220,12 +273,12 @@ private func tallyMatches(of matcher: any Matcher, in text: ContiguousText, byte
     return total
 }
 
-/// The matches and matched lines starting in `range` of `text` (the whole text as context);
+/// The matches and matched lines starting in `range` of `text`, searched within `context`;
 /// stops at the first match for `filesWithMatches`.
 private func tallyMatches(of matcher: any Matcher, in text: ContiguousText, bytes: UnsafeBufferPointer<UInt8>,
-                          range: Range<Int>, mode: FindMode) throws(MatchError) -> (matches: Int, lines: Int) {
+                          range: Range<Int>, context: Range<Int>, mode: FindMode) throws(MatchError) -> Tally {
     var lines = LineLocator(bytes)
-    var cursor = matcher.cursor(over: text, in: range, context: 0..<bytes.count)
+    var cursor = matcher.cursor(over: text, in: range, context: context)
     var tally = (matches: 0, lines: 0)
     if mode == .filesWithMatches {
         if try cursor.next() != nil { tally.matches = 1 }
@@ -234,6 +287,8 @@ private func tallyMatches(of matcher: any Matcher, in text: ContiguousText, byte
     var lastCountedLine = 0
     let spansLines = matcher.canMatchAcrossLines
     while let match = try cursor.next() {
+        // An empty match at the end of a part that is not the text's belongs to the next part.
+        if match.range.lowerBound == range.upperBound && range.upperBound < bytes.count { break }
         tally.matches += 1
         guard mode == .countLines else { continue }
         if !spansLines {

@@ -135,7 +135,7 @@ public struct FindRun: Sendable {
     }
 
     static func search(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, settings: FindSettings) -> FileReport {
-        let read = FileContent.read(path: file.path, for: .search(allowsMapping: true, allowsStreams: file.isExplicit))
+        let read = FileContent.read(path: file.path, for: .search(allowsMapping: true, allowsStreams: file.isExplicit, checksLater: true))
         return search(read, display: DisplayPath(file.path, implicitRoot: implicitRoot), isExplicit: file.isExplicit,
                       matcher: matcher, settings: settings)
     }
@@ -153,6 +153,21 @@ public struct FindRun: Sendable {
             report.note = "\(display.text): \(skip)"
         case .failure(let skip):
             report.error = "\(display.text): \(skip)"
+        case .success(let content) where !content.isChecked:
+            // A large mapped file: tallied as it is checked, in one pass over memory, when the
+            // matcher allows; otherwise checked first.
+            guard canTallyWhileChecking(matcher, mode: settings.mode) else {
+                return search(content.checked(), display: display, isExplicit: isExplicit, matcher: matcher, settings: settings)
+            }
+            switch tallyMatches(of: matcher, in: content, mode: settings.mode) {
+            case .failure(let skip):
+                return search(.failure(skip), display: display, isExplicit: isExplicit, matcher: matcher, settings: settings)
+            case .success(.success(let tally)):
+                report.bytes = content.text.utf8Count
+                report.writeTally(tally, display: display, settings: settings)
+            case .success(.failure(let error)):
+                report.error = "\(display.text): \(error)"
+            }
         case .success(let content):
             do {
                 report = try searchText(content.text, display: display, matcher: matcher, settings: settings)

@@ -117,6 +117,28 @@ import Testing
         #expect(try trawl(["find", "-l", "absent", file.path]).status == 1)
     }
 
+    @Test func aLargeFileWithABadByteIsSkippedWhetherCountedOrPrinted() throws {
+        // Mapped, and counted while it is checked (-c, --count-matches, -l) or checked first (lines,
+        // -U): the same skip, with the first bad byte's offset, and nothing printed.
+        let line = Array("needle hay\n".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((9 << 20) + line.count)
+        while bytes.count < 9 << 20 { bytes += line }
+        let folder = try temporaryFolder("badbyte")
+        for (at, byte) in [(bytes.count - 5, UInt8(0xFF)), (bytes.count / 3 + 1, 0xC3), (bytes.count / 2, 0x00)] {
+            var broken = bytes
+            broken[at] = byte
+            let file = folder.appendingPathComponent("big.txt")
+            try Data(broken).write(to: file)
+            let said = byte == 0 ? "big.txt: binary file; skipped" : "big.txt: not valid UTF-8 (first bad byte at offset \(at)); skipped"
+            for arguments in [["-c", "needle"], ["--count-matches", "needle"], ["-l", "hay"], ["needle"], ["-c", "-U", "needle\\nhay"]] {
+                let run = try trawl(["find"] + arguments + [file.path])
+                #expect(run.status == 1 && run.stdout.isEmpty, "\(arguments)")
+                #expect(run.stderr.contains(said), "\(arguments): \(run.stderr)")
+            }
+        }
+    }
+
     @Test func multilineNeedsExplicitLineBreaksOrU() throws {
         #expect(try trawl(["find", "-c", "Int\\) \\{\\s+precondition", "Sources/Net/EventLoop.swift"], in: tree).status == 1)
         #expect(try trawl(["find", "-c", "-U", "Int\\) \\{\\s+precondition", "Sources/Net/EventLoop.swift"], in: tree).stdout == "1\n",

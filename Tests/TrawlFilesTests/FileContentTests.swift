@@ -43,6 +43,59 @@ import TrawlTestSupport
         }
     }
 
+    @Test func checkingInBlocksFindsWhatACheckFirstFinds() throws {
+        // A mapped text read without its check, then checked in blocks of many sizes (a block per
+        // line, a few lines, the default; in parts past the parted-work threshold): the blocks
+        // cover the text in order, cut after line feeds, and the first bad byte found is the one
+        // a check on reading finds, with a byte-order mark counted in its offset.
+        var random = SeededGenerator(seed: 23)
+        let scalars: [[UInt8]] = [Array("a".utf8), Array("é".utf8), Array("€".utf8), Array("😀".utf8), [0x0A], [0x0A], [0x0D, 0x0A]]
+        for trial in 0..<14 {
+            let large = trial >= 11
+            var bytes: [UInt8] = trial % 3 == 2 ? [0xEF, 0xBB, 0xBF] : []
+            let size = large ? partedWorkThreshold + 5000 : FileContent.mapThreshold + Int.random(in: 0...5000, using: &random)
+            bytes.reserveCapacity(size + 4)
+            while bytes.count < size {
+                // Now and then a long line, longer than a block.
+                if Int.random(in: 0..<2000, using: &random) == 0 { bytes += Array(repeating: UInt8(ascii: "z"), count: 70_000) }
+                bytes += scalars.randomElement(using: &random)!
+            }
+            if trial % 4 != 0 {
+                let at = trial % 2 == 0 ? bytes.count * Int.random(in: 1...7, using: &random) / 8 + Int.random(in: -3...3, using: &random)
+                    : Int.random(in: 3..<bytes.count, using: &random)
+                bytes[at] = [0x00, 0x80, 0xBF, 0xE2, 0xF0, 0xFF][trial % 6]
+            }
+            let path = try file(bytes)
+            let expected = bytes.withUnsafeBufferPointer(FileContent.check)
+            #expect(FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)).failure == expected)
+            let content = try FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false, checksLater: true)).get()
+            #expect(!content.isChecked)
+            #expect(content.checked().failure == expected, "trial \(trial)")
+            let text = Array(bytes[content.byteOrderMark.count...])
+            for blockBytes in large ? [4096, FileContent.checkBlockBytes] : [1, 300, 65536, FileContent.checkBlockBytes] {
+                let blocks = content.inCheckedBlocks(blockBytes: blockBytes) { $0 }
+                #expect(blocks.failure == expected, "trial \(trial), blocks of \(blockBytes)")
+                guard case .success(let ranges) = blocks else { continue }
+                #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == text.count)
+                for (range, next) in zip(ranges, ranges.dropFirst()) {
+                    #expect(range.upperBound == next.lowerBound && !range.isEmpty && text[range.upperBound - 1] == 0x0A)
+                    // Within one part, a block ends at the first line start at or past its size.
+                    if !large {
+                        #expect(range.count >= blockBytes && !text[(range.lowerBound + blockBytes - 1)..<(range.upperBound - 1)].contains(0x0A))
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aFileTooSmallToMapIsCheckedWhenRead() throws {
+        let path = try file(Array("caf".utf8) + [0xE9, 0x0A])
+        #expect(FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false, checksLater: true)).failure
+                == .invalidUTF8(offset: 3))
+        let content = try FileContent.read(path: try file(Array("café\n".utf8)), for: .search(allowsMapping: true, allowsStreams: false, checksLater: true)).get()
+        #expect(content.isChecked)
+    }
+
     @Test func invalidUTF8IsReportedWithItsOffset() throws {
         let result = FileContent.read(path: try file(Array("caf".utf8) + [0xE9, 0x0A]), for: .rewrite)
         #expect(result.failure == .invalidUTF8(offset: 3))
