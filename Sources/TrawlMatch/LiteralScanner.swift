@@ -36,12 +36,16 @@ final class LiteralScanner {
         let longest: Int
         private let storage: [UnsafeMutableBufferPointer<UInt8>]
         let specs: UnsafeMutablePointer<trawl_literal>
-        var count: Int { lengths.count }
+        let count: Int
+        /// Room for the bytes around a chunk boundary (see ``LiteralScanner/walk(_:from:)``).
+        let seam: UnsafeMutablePointer<UInt8>
 
         init(_ literals: [PrefilterLiteral]) {
             lengths = literals.map(\.count)
+            count = literals.count
             shortest = lengths.min()!
             longest = lengths.max()!
+            seam = .allocate(capacity: 2 * longest)
             specs = .allocate(capacity: literals.count)
             var storage: [UnsafeMutableBufferPointer<UInt8>] = []
             for (position, literal) in literals.enumerated() {
@@ -75,6 +79,7 @@ final class LiteralScanner {
         deinit {
             specs.deinitialize(count: count)
             specs.deallocate()
+            seam.deallocate()
             storage.forEach { $0.deallocate() }
         }
     }
@@ -140,9 +145,27 @@ final class LiteralScanner {
     private func nextByKernel(_ kernel: KernelLiterals, from position: Int) throws(MatchError) -> Range<Int>? {
         var start = max(resume, position)
         var chunksScanned = 0
+        var walked = false
         while start + kernel.shortest <= range.upperBound {
             chunksScanned += 1
             if chunksScanned & 63 == 0 && Task.isCancelled { throw .cancelled }
+            if chunksScanned > 2 && !walked {
+                // Two chunks without an occurrence: a sparse stretch, walked without the cost of
+                // holding each chunk. Occurrences are rare here, so re-seeking after one is cheap.
+                walked = true
+                switch try walk(kernel, from: start) {
+                case .found(let hit, let literal):
+                    resume = hit
+                    currentChunk = nil
+                    _ = chunkContaining(hit) // held for a zero-copy regex window around the hit
+                    return hit..<(hit + kernel.lengths[literal])
+                case .undecided(let from):
+                    // Only starts near the range's end, where the longest literal does not fit.
+                    start = from
+                    currentChunk = nil
+                    continue
+                }
+            }
             // The current chunk is read through its unsafe buffer (no reference counting per call:
             // a dense literal such as `self` comes back here once per match).
             if start < chunkOffset || start >= chunkOffset + chunkBytes.count {
@@ -161,14 +184,19 @@ final class LiteralScanner {
                 }
                 start = chunkStart + fitting
             }
-            // Starts whose literal may run into the next chunk: check the first units, then gather.
+            // Starts whose literal may run into the next chunk: check the first units (from the
+            // kernel's layout, without reference counting: this runs at every chunk's end), then
+            // gather.
             while start < chunkEnd && start + kernel.shortest <= range.upperBound {
-                for (literal, length) in zip(literals, kernel.lengths) where start + length <= range.upperBound {
-                    if PrefilterLiteral.unit(literal.units[0], matches: base[start - chunkStart]),
-                       matchesPrefixInChunk(literal, at: start, chunkBytes: base, chunkStart: chunkStart, chunkEnd: chunkEnd),
+                let byte = base[start - chunkStart]
+                for index in 0..<kernel.count {
+                    let spec = kernel.specs[index]
+                    guard byte | spec.folds[0] == spec.pattern[0], start + spec.length <= range.upperBound else { continue }
+                    let literal = literals[index]
+                    if matchesPrefixInChunk(literal, at: start, chunkBytes: base, chunkStart: chunkStart, chunkEnd: chunkEnd),
                        verify(literal, at: start) {
                         resume = start
-                        return start..<(start + length)
+                        return start..<(start + spec.length)
                     }
                 }
                 start += 1
@@ -177,6 +205,74 @@ final class LiteralScanner {
         }
         resume = range.upperBound
         return nil
+    }
+
+    private enum WalkResult {
+        case found(Int, literal: Int)
+        /// No occurrence starting before this offset; from it on, the longest literal would run
+        /// past the range's end.
+        case undecided(from: Int)
+    }
+
+    /// The first occurrence at or after `start`, found with the text's own chunk walk: each chunk
+    /// is scanned in place for the starts where the longest literal fits in it; the starts left
+    /// near its end are decided once the next chunk's first bytes have joined them in the seam
+    /// buffer (several chunks when they are tiny).
+    private func walk(_ kernel: KernelLiterals, from start: Int) throws(MatchError) -> WalkResult {
+        let longest = kernel.longest, seam = kernel.seam
+        // Undecided starts are `next..<offset` of the chunk being read, their bytes in the seam
+        // (fewer than `longest` of them).
+        var next = start
+        var seamCount = 0
+        var found: (start: Int, literal: Int)?
+        var chunksScanned = 0
+        var cancelled = false
+        text.forEachChunk(forwardIn: start..<range.upperBound) { offset, bytes in
+            chunksScanned += 1
+            if chunksScanned & 255 == 0 && Task.isCancelled {
+                cancelled = true
+                return false
+            }
+            let base = bytes.baseAddress!
+            if seamCount > 0 {
+                // The seam's starts, decided where the longest literal fits in the seam's bytes
+                // and this chunk's first ones.
+                let taken = min(bytes.count, longest - 1)
+                (seam + seamCount).update(from: base, count: taken)
+                seamCount += taken
+                let decidable = min(offset - next, seamCount - longest + 1)
+                if decidable > 0 {
+                    let hit = kernel.find(in: seam, starts: decidable)
+                    if hit.start < decidable {
+                        found = (next + hit.start, hit.literal)
+                        return false
+                    }
+                    next += decidable
+                    seamCount -= decidable
+                    seam.update(from: seam + decidable, count: seamCount)
+                }
+                // A tiny chunk leaves starts undecided: all its bytes are in the seam now.
+                if next < offset { return true }
+                seamCount = 0
+            }
+            // This chunk's starts where the longest literal fits in it.
+            let fitting = max(bytes.count - longest + 1, 0)
+            if fitting > 0 {
+                let hit = kernel.find(in: base, starts: fitting)
+                if hit.start < fitting {
+                    found = (offset + hit.start, hit.literal)
+                    return false
+                }
+            }
+            // The starts left at the chunk's end wait in the seam for the next chunk's bytes.
+            next = offset + fitting
+            seamCount = bytes.count - fitting
+            seam.update(from: base + fitting, count: seamCount)
+            return true
+        }
+        if cancelled { throw .cancelled }
+        if let found { return .found(found.start, literal: found.literal) }
+        return .undecided(from: seamCount > 0 ? next : range.upperBound)
     }
 
     /// The chunk holding `offset`, moving forward (or re-seeking when far ahead).

@@ -40,9 +40,21 @@ public protocol SearchableText: Sendable {
     /// Calls `body` with the whole text when it is stored contiguously (enabling zero-copy
     /// matching), and returns `nil` otherwise.
     func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R?
+
+    /// Calls `body` with the offset and bytes of each chunk covering `range`, in order, each
+    /// clipped to `range`, until it returns false. The bytes are valid during the call only.
+    /// Long scans use it; the default goes through ``chunks(forwardIn:)``.
+    func forEachChunk(forwardIn range: Range<Int>, _ body: (_ offset: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool)
 }
 
 extension SearchableText {
+    public func forEachChunk(forwardIn range: Range<Int>, _ body: (_ offset: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool) {
+        var iterator = chunks(forwardIn: range)
+        while let chunk = iterator.next() {
+            guard withExtendedLifetime(chunk.owner, { body(chunk.offset, chunk.bytes) }) else { return }
+        }
+    }
+
     /// Copies the bytes of `range` into `destination`.
     func copyBytes(in range: Range<Int>, to destination: UnsafeMutablePointer<UInt8>) {
         var written = 0
@@ -93,6 +105,10 @@ extension Rope: SearchableText {
 
     public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         nil
+    }
+
+    public func forEachChunk(forwardIn range: Range<Int>, _ body: (_ offset: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool) {
+        forEachChunk(in: range, body)
     }
 }
 

@@ -23,6 +23,33 @@ import TrawlText
         #expect(cursor.offset == 19)
     }
 
+    @Test func walksTheChunksOfARangeInOrderAndStopsWhenAsked() {
+        // Debug builds have tiny leaves: a few kilobytes make a deep tree of many leaves.
+        let text = String(repeating: "abcdefgh é😀\r\n", count: 300)
+        let rope = Rope(text)
+        let bytes = Array(text.utf8)
+        for range in [0..<bytes.count, 7..<bytes.count - 5, 100..<101, 50..<50, 0..<0] {
+            var walked: [UInt8] = []
+            var expectedOffset = range.lowerBound
+            var chunks = 0
+            rope.forEachChunk(in: range) { offset, chunk in
+                #expect(offset == expectedOffset && !chunk.isEmpty)
+                walked += chunk
+                expectedOffset += chunk.count
+                chunks += 1
+                return true
+            }
+            #expect(walked == Array(bytes[range]), "\(range)")
+            #expect(chunks == rope.chunks(in: range).reduce(0) { count, _ in count + 1 })
+        }
+        var visited = 0
+        rope.forEachChunk(in: 0..<bytes.count) { _, _ in
+            visited += 1
+            return visited < 3
+        }
+        #expect(visited == 3)
+    }
+
     @Test func readsChunksBothWaysAndIgnoresLaterEdits() {
         var rope = Rope(String(repeating: "abc\n", count: 500))
         let cursor = rope.cursor(at: 1000)
