@@ -1,3 +1,4 @@
+import TrawlKernels
 /// A position on the leaf level of a rope tree, with the path from the root, so that moving to the
 /// next or previous leaf is amortized O(1).
 ///
@@ -176,12 +177,25 @@ extension Rope {
         guard !range.isEmpty else { return }
         withExtendedLifetime(root) {
             var cursor = LeafCursor(root: root, offset: range.lowerBound)
-            while true {
-                let leafStart = cursor.leafStart
-                let (base, count) = cursor.leaf._withUnsafeGuaranteedRef { (UnsafePointer($0.bytes), $0.count) }
+            // Leaves are separate allocations, which the hardware prefetcher cannot guess: the
+            // cursor runs two leaves ahead of the one handed over and asks for their bytes.
+            typealias Leaf = (start: Int, base: UnsafePointer<UInt8>, count: Int)
+            func leaf() -> Leaf { cursor.leaf._withUnsafeGuaranteedRef { (cursor.leafStart, UnsafePointer($0.bytes), $0.count) } }
+            func advance() -> Leaf? {
+                guard cursor.leafStart + cursor.leafCount < range.upperBound, cursor.moveToNextLeaf() else { return nil }
+                let next = leaf()
+                trawl_prefetch(next.base, next.count)
+                return next
+            }
+            var current: Leaf? = leaf()
+            var ahead = advance()
+            var further = ahead == nil ? nil : advance()
+            while let (leafStart, base, count) = current {
                 let lower = max(range.lowerBound - leafStart, 0), upper = min(range.upperBound - leafStart, count)
                 if upper > lower, !body(leafStart + lower, UnsafeBufferPointer(start: base + lower, count: upper - lower)) { return }
-                if leafStart + count >= range.upperBound || !cursor.moveToNextLeaf() { return }
+                current = ahead
+                ahead = further
+                further = further == nil ? nil : advance()
             }
         }
     }

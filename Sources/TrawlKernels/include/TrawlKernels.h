@@ -57,6 +57,10 @@ size_t trawl_find_any_byte(const uint8_t *bytes, size_t count, const uint8_t *se
 /// The offset of the first occurrence of `byte`, or `count` (glibc's memchr where available).
 size_t trawl_find_byte(const uint8_t *bytes, size_t count, uint8_t byte);
 
+/// Asks the processor to start loading `count` bytes at `bytes` into cache (a hint; no effect on
+/// results).
+void trawl_prefetch(const uint8_t *bytes, size_t count);
+
 /// The offset of the first byte a JSON string must escape (a control byte, `"`, `\\` or DEL), or
 /// `count` when there is none.
 size_t trawl_find_json_escape(const uint8_t *bytes, size_t count);
