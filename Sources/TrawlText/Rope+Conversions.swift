@@ -85,7 +85,9 @@ extension Rope {
                     index += 1
                 }
             }
+            let childIsLeaf = node.height == 1
             node = node.children[index]
+            node.prefetchForSeek(by: metric, isLeaf: childIsLeaf)
         }
         return start + node.localUTF8Offset(of: remaining, in: metric, bias: bias)
     }
