@@ -7,6 +7,7 @@ import CTrawlSystem
 import SystemPackage
 import TrawlKernels
 import TrawlMatch
+import TrawlText
 
 /// A file's text, read whole (or memory-mapped), with what is needed to write it back safely.
 public struct FileContent: Sendable {
@@ -271,12 +272,16 @@ extension FileContent {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
             let count = bytes.count
             let address = UInt(bitPattern: base) // a pointer is not Sendable; the text outlives the work
+            // The first line start at or after an offset past 0 (just after a line feed), or `count`.
+            @Sendable func lineStart(after offset: Int) -> Int {
+                LineLocator(UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: address)!, count: count)).lineEnd(offset - 1)
+            }
             @Sendable func blocks(_ range: Range<Int>) -> (parts: [Part], stop: Int?) {
                 let base = UnsafePointer<UInt8>(bitPattern: address)!
                 var parts: [Part] = []
                 var start = range.lowerBound
                 while start < range.upperBound {
-                    let end = min(FileContent.lineStart(atOrAfter: start + max(blockBytes, 1), in: base, count: count), range.upperBound)
+                    let end = min(lineStart(after: start + max(blockBytes, 1)), range.upperBound)
                     if checks {
                         let stop = start + trawl_text_check(base + start, end - start)
                         if stop < end { return (parts, stop) }
@@ -289,7 +294,7 @@ extension FileContent {
             guard count >= partedWorkThreshold else { return [blocks(0..<count)] }
             // Parts, like blocks, start at line starts: the bytes before are whole characters, so
             // the first bad byte of the first part holding one is the text's first.
-            return inParts(of: count, boundary: { FileContent.lineStart(atOrAfter: $0, in: base, count: count) }, blocks)
+            return inParts(of: count, boundary: { lineStart(after: $0) }, blocks)
         }
         if mapping?.faulted == true { return .failure(.changedDuringRead) }
         var parts: [Part] = []
@@ -301,15 +306,6 @@ extension FileContent {
             parts += outcome.parts
         }
         return .success(parts)
-    }
-
-    /// The first line start at or after `offset` (just after a line feed), or `count`.
-    private static func lineStart(atOrAfter offset: Int, in base: UnsafePointer<UInt8>, count: Int) -> Int {
-        if offset <= 0 { return 0 }
-        if offset >= count { return count }
-        if base[offset - 1] == 0x0A { return offset }
-        guard let found = memchr(base + offset, 0x0A, count - offset) else { return count }
-        return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base + 1
     }
 }
 
