@@ -226,16 +226,14 @@ extension FileContent {
             return nil
         }
         let bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: length)
-        if !checking, let utf16 = utf16Mark(bytes) { return .failure(utf16) }
-        let skip = checking ? check(bytes) : nil
+        if let utf16 = utf16Mark(bytes) { return .failure(utf16) }
         if mapping.faulted { return .failure(.changedDuringRead) }
-        if let skip { return .failure(skip) }
         let bom = byteOrderMarkLength(bytes)
         let text = ContiguousText(unsafeValidUTF8: bytes.baseAddress! + bom, count: length - bom) { mapping.release() }
         var content = FileContent(text: text, byteOrderMark: Array(bytes[..<bom]), snapshot: FileSnapshot(status, size: length),
                                   hash: nil, mapping: mapping)
-        content.isChecked = checking
-        return .success(content)
+        content.isChecked = false
+        return checking ? content.checked() : .success(content)
     }
 }
 
