@@ -305,7 +305,3 @@ size_t trawl_offset_of_utf16(const uint8_t *bytes, size_t count, size_t n, int *
     }
     return count;
 }
-
-void trawl_prefetch(const uint8_t *bytes, size_t count) {
-    for (size_t i = 0; i < count; i += 64) __builtin_prefetch(bytes + i, 0, 3);
-}

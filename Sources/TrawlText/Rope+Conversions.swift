@@ -38,20 +38,23 @@ extension Rope {
     /// scalar's start). O(log n).
     public func summary(upTo offset: Int) -> TextSummary {
         precondition(offset >= 0 && offset <= utf8Count, "offset \(offset) out of bounds 0...\(utf8Count)")
-        unowned(unsafe) var node = root // the tree holds every node; no reference counting needed
+        var node = Unmanaged.passUnretained(root) // the tree holds every node: no retain per level
         var before = TextSummary.zero
         var local = offset
-        while node.height > 0 {
-            var index = 0
-            while index < node.count - 1 && local >= node.childUTF8[index] {
-                local -= node.childUTF8[index]
-                before += node.childSummaries[index]
-                index += 1
+        while node._withUnsafeGuaranteedRef({ $0.height > 0 }) {
+            node = node._withUnsafeGuaranteedRef { node in
+                var index = 0
+                while index < node.count - 1 && local >= node.childUTF8[index] {
+                    local -= node.childUTF8[index]
+                    before += node.childSummaries[index]
+                    index += 1
+                }
+                return Unmanaged.passUnretained(node.children[index])
             }
-            node = node.children[index]
         }
-        while local > 0 && local < node.count && isContinuationByte(node.bytes[local]) { local -= 1 }
-        return before + TextSummary(validUTF8: UnsafeBufferPointer(start: node.bytes, count: local))
+        let leaf = node.takeUnretainedValue()
+        while local > 0 && local < leaf.count && isContinuationByte(leaf.bytes[local]) { local -= 1 }
+        return before + TextSummary(validUTF8: UnsafeBufferPointer(start: leaf.bytes, count: local))
     }
 
     /// The UTF-8 offset at which the text before it measures `value` in `metric`. O(log n).
@@ -63,33 +66,37 @@ extension Rope {
         precondition(value >= 0 && value <= root.summary[metric], "\(metric) offset \(value) out of bounds")
         if metric == .utf8 { return clamp(value, bias: bias) }
         if metric == .newlines && value == 0 { return 0 }
-        unowned(unsafe) var node = root // the tree holds every node; no reference counting needed
+        // Unmanaged: the tree holds every node, and a retain and release per level would cost
+        // about as much as the level's search.
+        var node = Unmanaged.passUnretained(root)
         var start = 0
         var remaining = value
-        while node.height > 0 {
-            var index = 0
-            let last = node.count - 1
-            if metric == .newlines {
-                // Line `value` starts after the `value`-th line feed: find the child holding it.
-                let newlines = node.childMeasures(.newlines), lengths = node.childUTF8
-                while index < last && remaining > newlines[index] {
-                    remaining -= newlines[index]
-                    start += lengths[index]
-                    index += 1
+        while node._withUnsafeGuaranteedRef({ $0.height > 0 }) {
+            node = node._withUnsafeGuaranteedRef { node in
+                var index = 0
+                let last = node.count - 1
+                if metric == .newlines {
+                    // Line `value` starts after the `value`-th line feed: find the child holding it.
+                    let newlines = node.childMeasures(.newlines), lengths = node.childUTF8
+                    while index < last && remaining > newlines[index] {
+                        remaining -= newlines[index]
+                        start += lengths[index]
+                        index += 1
+                    }
+                } else {
+                    let measures = node.childMeasures(metric), lengths = node.childUTF8
+                    while index < last && remaining >= measures[index] {
+                        remaining -= measures[index]
+                        start += lengths[index]
+                        index += 1
+                    }
                 }
-            } else {
-                let measures = node.childMeasures(metric), lengths = node.childUTF8
-                while index < last && remaining >= measures[index] {
-                    remaining -= measures[index]
-                    start += lengths[index]
-                    index += 1
-                }
+                let child = Unmanaged.passUnretained(node.children[index])
+                child._withUnsafeGuaranteedRef { $0.prefetchForSeek(by: metric, isLeaf: node.height == 1) }
+                return child
             }
-            let childIsLeaf = node.height == 1
-            node = node.children[index]
-            node.prefetchForSeek(by: metric, isLeaf: childIsLeaf)
         }
-        return start + node.localUTF8Offset(of: remaining, in: metric, bias: bias)
+        return start + node._withUnsafeGuaranteedRef { $0.localUTF8Offset(of: remaining, in: metric, bias: bias) }
     }
 
     /// The UTF-16 offset of a UTF-8 offset.

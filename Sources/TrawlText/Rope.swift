@@ -218,14 +218,16 @@ public struct Rope: @unchecked Sendable { // nodes are immutable once shared (se
 
     /// The leaf holding byte `offset` (the last leaf for the end offset), and its start.
     func leaf(containing offset: Int) -> (Node, start: Int) {
-        unowned(unsafe) var node = root // the tree holds every node; no reference counting needed
+        var node = Unmanaged.passUnretained(root) // the tree holds every node: no retain per level
         var start = 0
-        while node.height > 0 {
-            let (index, childStart) = node.childIndex(forUTF8: offset - start, leftBias: false)
-            start += childStart
-            node = node.children[index]
+        while node._withUnsafeGuaranteedRef({ $0.height > 0 }) {
+            node = node._withUnsafeGuaranteedRef { node in
+                let (index, childStart) = node.childIndex(forUTF8: offset - start, leftBias: false)
+                start += childStart
+                return Unmanaged.passUnretained(node.children[index])
+            }
         }
-        return (node, start)
+        return (node.takeUnretainedValue(), start)
     }
 
     /// The text of a byte range, as a string. Meant for small ranges.

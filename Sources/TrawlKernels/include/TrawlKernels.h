@@ -58,8 +58,10 @@ size_t trawl_find_any_byte(const uint8_t *bytes, size_t count, const uint8_t *se
 size_t trawl_find_byte(const uint8_t *bytes, size_t count, uint8_t byte);
 
 /// Asks the processor to start loading `count` bytes at `bytes` into cache (a hint; no effect on
-/// results).
-void trawl_prefetch(const uint8_t *bytes, size_t count);
+/// results). Inline: a call would cost about what a seek's prefetch saves per tree level.
+static inline void trawl_prefetch(const uint8_t *bytes, size_t count) {
+    for (size_t i = 0; i < count; i += 64) __builtin_prefetch(bytes + i, 0, 3);
+}
 
 /// The offset of the first byte a JSON string must escape (a control byte, `"`, `\\` or DEL), or
 /// `count` when there is none.
