@@ -28,8 +28,12 @@ struct LeafCursor {
         leafStart = start
     }
 
-    /// The number of bytes in the current leaf.
-    var leafCount: Int { leaf._withUnsafeGuaranteedRef { $0.count } }
+    /// The number of bytes in the current leaf, read from its parent: a walk that runs ahead of
+    /// its reads can then move without waiting for the leaf's own cache lines.
+    var leafCount: Int {
+        guard let parent = path.last else { return leaf._withUnsafeGuaranteedRef { $0.count } }
+        return parent.node._withUnsafeGuaranteedRef { $0.childUTF8[parent.index] }
+    }
 
     /// Moves to the next leaf; returns false (and stays) at the last one.
     mutating func moveToNextLeaf() -> Bool {
@@ -180,7 +184,9 @@ extension Rope {
             // Leaves are separate allocations, which the hardware prefetcher cannot guess: the
             // cursor runs two leaves ahead of the one handed over and asks for their bytes.
             typealias Leaf = (start: Int, base: UnsafePointer<UInt8>, count: Int)
-            func leaf() -> Leaf { cursor.leaf._withUnsafeGuaranteedRef { (cursor.leafStart, UnsafePointer($0.bytes), $0.count) } }
+            // Nothing here reads a leaf ahead (its length comes from its parent): a read would
+            // wait for the very cache miss the prefetch has just asked for.
+            func leaf() -> Leaf { (cursor.leafStart, UnsafePointer(cursor.leaf._withUnsafeGuaranteedRef { $0.bytes }), cursor.leafCount) }
             func advance() -> Leaf? {
                 guard cursor.leafStart + cursor.leafCount < range.upperBound, cursor.moveToNextLeaf() else { return nil }
                 let next = leaf()
