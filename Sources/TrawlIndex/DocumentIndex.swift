@@ -275,8 +275,9 @@ public struct DocumentIndex: Sendable {
     }
 
     /// The positions in `units` of the units where an occurrence of a match's required literals
-    /// can start, for a line-bounded matcher, or `nil` when the query cannot narrow the search.
-    func startUnits(for query: LiteralQuery, in text: Rope, _ layout: Layout) -> Set<Int>? {
+    /// can start, ascending, for a line-bounded matcher, or `nil` when the query cannot narrow
+    /// the search.
+    func startUnits(for query: LiteralQuery, in text: Rope, _ layout: Layout) -> [Int]? {
         switch query {
         case .all:
             return nil
@@ -285,10 +286,10 @@ public struct DocumentIndex: Sendable {
         case .and(let parts):
             // Every part's literal lies in the match's line: keep the units of the rarest part
             // whose lines hold a start of each other part.
-            let found = parts.compactMap { startUnits(for: $0, in: text, layout) }.map { $0.sorted() }.sorted { $0.count < $1.count }
+            let found = parts.compactMap { startUnits(for: $0, in: text, layout) }.sorted { $0.count < $1.count }
             // Too many to narrow the search much: not worth the lines' checks.
             guard let rarest = found.first, rarest.count <= layout.numbers.count / 4 else { return nil }
-            var result = Set<Int>()
+            var result: [Int] = []
             for index in rarest {
                 let start = layout.starts[index], end = layout.starts[index + 1]
                 let first = layout.unit(at: text.startOfLine(containing: start))
@@ -297,16 +298,16 @@ public struct DocumentIndex: Sendable {
                     let at = DocumentIndex.firstIndex(in: others, notBelow: first)
                     return at < others.count && others[at] <= last
                 }
-                if inLines { result.insert(index) }
+                if inLines { result.append(index) }
             }
             return result
         case .or(let parts):
-            var result = Set<Int>()
+            var marks = UnitMarks(count: layout.numbers.count)
             for part in parts {
                 guard let found = startUnits(for: part, in: text, layout) else { return nil }
-                result.formUnion(found)
+                for index in found { marks.insert(index) }
             }
-            return result
+            return marks.sorted
         }
     }
 
@@ -319,27 +320,32 @@ public struct DocumentIndex: Sendable {
         return low
     }
 
-    private func startUnits(for literal: QueryLiteral, _ layout: Layout) -> Set<Int>? {
+    private func startUnits(for literal: QueryLiteral, _ layout: Layout) -> [Int]? {
         let keys = literal.trigrams
         guard !keys.isEmpty else { return nil }
         let lists = keys.map { trigrams.units(holding: $0) }
         let order = lists.indices.sorted { lists[$0].count < lists[$1].count }
         let span = literal.bytes.count - 3 // how far an occurrence's trigrams start after it
-        var result = Set<Int>()
-        var tried = Set<Int>()
+        // Marks, not sets: a common literal tries thousands of units, and hashing each cost
+        // more than the checks.
+        var result = UnitMarks(count: layout.numbers.count)
+        var tried = UnitMarks(count: layout.numbers.count)
         for number in lists[order[0]].units {
             let index = Int(positions[Int(number)])
-            // The occurrence starts at most `span` bytes before the rarest trigram.
-            let earliest = layout.unit(at: max(0, layout.starts[index] - span))
-            for candidate in earliest...index where tried.insert(candidate).inserted {
-                let last = layout.unit(at: layout.starts[candidate + 1] + span - 1)
+            // The occurrence starts at most `span` bytes before the rarest trigram. (Units are
+            // longer than a literal, mostly: the steps below rarely go further than one unit.)
+            var earliest = index
+            while earliest > 0 && layout.starts[earliest] > layout.starts[index] - span { earliest -= 1 }
+            for candidate in earliest...index where tried.insert(candidate) {
+                var last = candidate
+                while last + 1 < layout.numbers.count && layout.starts[last + 1] < layout.starts[candidate + 1] + span { last += 1 }
                 let holdsAll = order.dropFirst().allSatisfy { key in
                     (candidate...max(candidate, last)).contains { lists[key].contains(layout.numbers[$0]) }
                 }
                 if holdsAll { result.insert(candidate) }
             }
         }
-        return result
+        return result.sorted
     }
 
     /// The regions of `text` that can hold a match of `matcher` (whole lines, sorted, disjoint),
@@ -347,11 +353,17 @@ public struct DocumentIndex: Sendable {
     public func candidateRegions(for matcher: any Matcher, in text: Rope) -> [Range<Int>]? {
         precondition(text.utf8Count == textLength, "the index is not of this text")
         let layout = layout
-        guard matcher.locality.isLineBounded, let starts = startUnits(for: matcher.literalQuery, in: text, layout) else { return nil }
+        guard matcher.locality.isLineBounded, let units = startUnits(for: matcher.literalQuery, in: text, layout) else { return nil }
         var regions: [Range<Int>] = []
-        for index in starts.sorted() {
-            let start = layout.starts[index], end = layout.starts[index + 1]
-            // A line-bounded match lies in the line of its literal, which starts in this unit.
+        var runStart = 0
+        while runStart < units.count {
+            // A run of adjacent units is one region: the lines of consecutive units always touch,
+            // so only the run's ends need the seeks that find their lines.
+            var runEnd = runStart + 1
+            while runEnd < units.count && units[runEnd] == units[runEnd - 1] + 1 { runEnd += 1 }
+            let start = layout.starts[units[runStart]], end = layout.starts[units[runEnd - 1] + 1]
+            runStart = runEnd
+            // A line-bounded match lies in the line of its literal, which starts in these units.
             let region = text.startOfLine(containing: start)..<text.endOfLine(containing: max(start, end - 1))
             if let last = regions.last, last.upperBound >= region.lowerBound {
                 regions[regions.count - 1] = last.lowerBound..<max(last.upperBound, region.upperBound)

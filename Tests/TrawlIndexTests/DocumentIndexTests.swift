@@ -108,6 +108,17 @@ import TrawlText
         #expect(try indexedSearch(matcher, index, text) == [70_000..<70_006])
     }
 
+    @Test func aLiteralAcrossAUnitBoundaryIsFoundWhereverTheBoundaryCutsIt() throws {
+        // Its trigrams occur nowhere else, so each is in one unit only: the unit of the rarest
+        // must lead back to the unit where the occurrence starts.
+        for shift in 0..<80 {
+            let text = Rope(String(repeating: "-", count: 128 + shift) + "quokkazebra" + String(repeating: "-\n", count: 60))
+            let index = DocumentIndex(text, unitLength: 64)
+            let matcher = LiteralMatcher("quokkazebra", options: FindOptions())
+            #expect(try indexedSearch(matcher, index, text) == [(128 + shift)..<(139 + shift)], "shift \(shift)")
+        }
+    }
+
     @Test func theLiteralsOfAMatchMayLieUnitsApartOnOneLine() throws {
         let text = Rope("foo" + String(repeating: "x", count: 300) + "bar\n" + String(repeating: "bar bar\n", count: 50))
         let index = DocumentIndex(text, unitLength: 64)
