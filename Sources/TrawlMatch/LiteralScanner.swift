@@ -207,6 +207,100 @@ final class LiteralScanner {
         return nil
     }
 
+    /// Calls `body` with every occurrence starting at or after `position`, in order, none
+    /// overlapping the one before (each search resumes at the previous occurrence's end), until
+    /// `body` returns false: what repeated ``next(from:)`` calls return, found in one walk of the
+    /// text's chunks instead of a seek per occurrence. The scanner is used up afterwards.
+    /// - Throws: ``MatchError/cancelled`` when the task is cancelled during a long scan.
+    func forEachOccurrence(from position: Int, _ body: (Range<Int>) -> Bool) throws(MatchError) {
+        var floor = max(resume, position)
+        defer { resume = range.upperBound }
+        if let kernel = kernelLiterals, floor < range.upperBound {
+            let (undecided, stopped) = try walkAll(kernel, from: floor, body)
+            if stopped { return }
+            // Every start before it is decided, and none is before the last occurrence's end.
+            floor = undecided
+            resume = undecided
+        }
+        // The starts a walk leaves (the last few, where only a shorter literal fits), or a set
+        // the kernel does not take: one occurrence at a time.
+        while let occurrence = try next(from: floor) {
+            guard body(occurrence) else { return }
+            floor = occurrence.upperBound
+        }
+    }
+
+    /// ``forEachOccurrence(from:_:)`` for the kernel: the walk of ``walk(_:from:)``, going on
+    /// past each occurrence. Returns the first start it left undecided (near the range's end),
+    /// and whether `body` stopped it.
+    private func walkAll(_ kernel: KernelLiterals, from start: Int,
+                         _ body: (Range<Int>) -> Bool) throws(MatchError) -> (undecided: Int, stopped: Bool) {
+        let longest = kernel.longest, seam = kernel.seam
+        var floor = start // no occurrence starts before it
+        // Undecided starts are `seamStart..<offset` of the chunk being read, their bytes (and
+        // any of that chunk's already taken) in the seam.
+        var seamStart = start
+        var seamCount = 0
+        var chunksScanned = 0
+        var cancelled = false, stopped = false
+        text.forEachChunk(forwardIn: start..<range.upperBound) { offset, bytes in
+            chunksScanned += 1
+            if chunksScanned & 255 == 0 && Task.isCancelled {
+                cancelled = true
+                return false
+            }
+            let base = bytes.baseAddress!
+            if seamCount > 0 {
+                let taken = min(bytes.count, longest - 1)
+                (seam + seamCount).update(from: base, count: taken)
+                seamCount += taken
+                while true {
+                    let decidable = min(offset - seamStart, seamCount - longest + 1)
+                    guard decidable > 0 else { break }
+                    let hit = kernel.find(in: seam, starts: decidable)
+                    // Past the hit's end (or past every start decided), the seam starts anew.
+                    let dropped = hit.start < decidable ? min(hit.start + kernel.lengths[hit.literal], seamCount) : decidable
+                    if hit.start < decidable {
+                        let found = seamStart + hit.start
+                        floor = found + kernel.lengths[hit.literal]
+                        if !body(found..<floor) {
+                            stopped = true
+                            return false
+                        }
+                    }
+                    seamStart += dropped
+                    seamCount -= dropped
+                    seam.update(from: seam + dropped, count: seamCount)
+                    if hit.start >= decidable { break }
+                }
+                // A tiny chunk leaves starts undecided: all its bytes are in the seam now.
+                if seamStart < offset { return true }
+                seamCount = 0
+            }
+            // This chunk's starts where the longest literal fits in it, from the last end on.
+            let fitting = max(bytes.count - longest + 1, 0)
+            var local = max(floor - offset, 0)
+            while local < fitting {
+                let hit = kernel.find(in: base + local, starts: fitting - local)
+                guard hit.start < fitting - local else { break }
+                let found = offset + local + hit.start
+                floor = found + kernel.lengths[hit.literal]
+                if !body(found..<floor) {
+                    stopped = true
+                    return false
+                }
+                local = floor - offset
+            }
+            // The starts left at the chunk's end wait in the seam for the next chunk's bytes.
+            seamStart = max(offset + fitting, floor)
+            seamCount = max(offset + bytes.count - seamStart, 0)
+            seam.update(from: base + (seamStart - offset), count: seamCount)
+            return true
+        }
+        if cancelled { throw .cancelled }
+        return (seamCount > 0 ? seamStart : range.upperBound, stopped)
+    }
+
     private enum WalkResult {
         case found(Int, literal: Int)
         /// No occurrence starting before this offset; from it on, the longest literal would run

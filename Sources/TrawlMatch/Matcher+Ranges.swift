@@ -7,9 +7,9 @@ extension Matcher {
         for range in ranges {
             var cursor = cursor(over: text, in: range, context: 0..<text.utf8Count)
             cursor.capturesGroups = capturingGroups
-            while let match = try cursor.next() {
-                guard match.range.upperBound <= range.upperBound, match.range.lowerBound >= range.lowerBound else { continue }
-                try body(match)
+            try cursor.forEachRemaining { match throws(MatchError) in
+                if match.range.upperBound <= range.upperBound, match.range.lowerBound >= range.lowerBound { try body(match) }
+                return true
             }
         }
     }

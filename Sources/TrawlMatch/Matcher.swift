@@ -60,7 +60,10 @@ extension Matcher {
         var cursor = cursor(over: text, in: range ?? 0..<text.utf8Count)
         cursor.capturesGroups = capturingGroups
         var result: [Match] = []
-        while let match = try cursor.next() { result.append(match) }
+        try cursor.forEachRemaining { match in
+            result.append(match)
+            return true
+        }
         return result
     }
 
@@ -68,7 +71,10 @@ extension Matcher {
     public func count(in text: some SearchableText, range: Range<Int>? = nil) throws(MatchError) -> Int {
         var cursor = cursor(over: text, in: range ?? 0..<text.utf8Count)
         var count = 0
-        while try cursor.next() != nil { count += 1 }
+        try cursor.forEachRemaining { _ in
+            count += 1
+            return true
+        }
         return count
     }
 
@@ -107,6 +113,12 @@ public struct MatchCursor: ~Copyable {
     ///   ``MatchError/cancelled`` when the current task is cancelled.
     public mutating func next() throws(MatchError) -> Match? { try engine.next() }
 
+    /// Calls `body` with each remaining match, in order, until it returns false: the matches
+    /// ``next()`` would return, found faster by engines that can walk the text once for them all.
+    mutating func forEachRemaining(_ body: (Match) throws(MatchError) -> Bool) throws(MatchError) {
+        try engine.forEachRemaining(body)
+    }
+
     /// Continues the search at `offset` (a scalar boundary at or after the start of the last match
     /// returned, plus one scalar).
     public mutating func skip(to offset: Int) { engine.reposition(to: offset) }
@@ -115,12 +127,22 @@ public struct MatchCursor: ~Copyable {
 /// What a ``MatchCursor`` drives.
 protocol MatchEngine: AnyObject {
     func next() throws(MatchError) -> Match?
+    /// Calls `body` with each match ``next()`` would return, in order, until it returns false.
+    func forEachRemaining(_ body: (Match) throws(MatchError) -> Bool) throws(MatchError)
     var capturesGroups: Bool { get set }
     func reposition(to offset: Int)
     /// Bytes of a small range, from a buffer the engine already holds when possible.
     func withBytes<R>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
 }
 
+
+extension MatchEngine {
+    func forEachRemaining(_ body: (Match) throws(MatchError) -> Bool) throws(MatchError) {
+        while let match = try next() {
+            guard try body(match) else { return }
+        }
+    }
+}
 
 /// Yields the occurrences of one literal, found by a ``LiteralScanner``.
 final class LiteralSearch: MatchEngine {
@@ -148,6 +170,23 @@ final class LiteralSearch: MatchEngine {
     }
 
     func reposition(to offset: Int) { position = offset }
+
+    /// One walk of the text for all the occurrences: a seek per occurrence costs about as much as
+    /// scanning the kilobytes between rare ones.
+    func forEachRemaining(_ body: (Match) throws(MatchError) -> Bool) throws(MatchError) {
+        var failure: MatchError?
+        try scanner.forEachOccurrence(from: position) { occurrence in
+            guard occurrence.lowerBound < reportEnd else { return false }
+            position = occurrence.upperBound
+            do throws(MatchError) {
+                return try body(Match(range: occurrence))
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
 
     /// A literal has no groups.
     var capturesGroups = false
