@@ -37,7 +37,7 @@ final class LiteralScanner {
         private let storage: [UnsafeMutableBufferPointer<UInt8>]
         let specs: UnsafeMutablePointer<trawl_literal>
         let count: Int
-        /// Room for the bytes around a chunk boundary (see ``LiteralScanner/walk(_:from:)``).
+        /// Room for the bytes around a chunk boundary (see ``LiteralScanner/walkAll(_:from:_:)``).
         let seam: UnsafeMutablePointer<UInt8>
 
         init(_ literals: [PrefilterLiteral]) {
@@ -154,11 +154,11 @@ final class LiteralScanner {
                 // holding each chunk. Occurrences are rare here, so re-seeking after one is cheap.
                 walked = true
                 switch try walk(kernel, from: start) {
-                case .found(let hit, let literal):
-                    resume = hit
+                case .found(let occurrence):
+                    resume = occurrence.lowerBound
                     currentChunk = nil
-                    _ = chunkContaining(hit) // held for a zero-copy regex window around the hit
-                    return hit..<(hit + kernel.lengths[literal])
+                    _ = chunkContaining(occurrence.lowerBound) // held for a zero-copy regex window around the hit
+                    return occurrence
                 case .undecided(let from):
                     // Only starts near the range's end, where the longest literal does not fit.
                     start = from
@@ -230,9 +230,11 @@ final class LiteralScanner {
         }
     }
 
-    /// ``forEachOccurrence(from:_:)`` for the kernel: the walk of ``walk(_:from:)``, going on
-    /// past each occurrence. Returns the first start it left undecided (near the range's end),
-    /// and whether `body` stopped it.
+    /// ``forEachOccurrence(from:_:)`` for the kernel, with the text's own chunk walk: each chunk
+    /// is scanned in place for the starts where the longest literal fits in it; the starts left
+    /// near its end are decided once the next chunk's first bytes have joined them in the seam
+    /// buffer (several chunks when they are tiny). Returns the first start it left undecided
+    /// (near the range's end), and whether `body` stopped it.
     private func walkAll(_ kernel: KernelLiterals, from start: Int,
                          _ body: (Range<Int>) -> Bool) throws(MatchError) -> (undecided: Int, stopped: Bool) {
         let longest = kernel.longest, seam = kernel.seam
@@ -302,71 +304,21 @@ final class LiteralScanner {
     }
 
     private enum WalkResult {
-        case found(Int, literal: Int)
+        case found(Range<Int>)
         /// No occurrence starting before this offset; from it on, the longest literal would run
         /// past the range's end.
         case undecided(from: Int)
     }
 
-    /// The first occurrence at or after `start`, found with the text's own chunk walk: each chunk
-    /// is scanned in place for the starts where the longest literal fits in it; the starts left
-    /// near its end are decided once the next chunk's first bytes have joined them in the seam
-    /// buffer (several chunks when they are tiny).
+    /// The first occurrence at or after `start`, found with the text's own chunk walk (see
+    /// ``walkAll(_:from:_:)``).
     private func walk(_ kernel: KernelLiterals, from start: Int) throws(MatchError) -> WalkResult {
-        let longest = kernel.longest, seam = kernel.seam
-        // Undecided starts are `next..<offset` of the chunk being read, their bytes in the seam
-        // (fewer than `longest` of them).
-        var next = start
-        var seamCount = 0
-        var found: (start: Int, literal: Int)?
-        var chunksScanned = 0
-        var cancelled = false
-        text.forEachChunk(forwardIn: start..<range.upperBound) { offset, bytes in
-            chunksScanned += 1
-            if chunksScanned & 255 == 0 && Task.isCancelled {
-                cancelled = true
-                return false
-            }
-            let base = bytes.baseAddress!
-            if seamCount > 0 {
-                // The seam's starts, decided where the longest literal fits in the seam's bytes
-                // and this chunk's first ones.
-                let taken = min(bytes.count, longest - 1)
-                (seam + seamCount).update(from: base, count: taken)
-                seamCount += taken
-                let decidable = min(offset - next, seamCount - longest + 1)
-                if decidable > 0 {
-                    let hit = kernel.find(in: seam, starts: decidable)
-                    if hit.start < decidable {
-                        found = (next + hit.start, hit.literal)
-                        return false
-                    }
-                    next += decidable
-                    seamCount -= decidable
-                    seam.update(from: seam + decidable, count: seamCount)
-                }
-                // A tiny chunk leaves starts undecided: all its bytes are in the seam now.
-                if next < offset { return true }
-                seamCount = 0
-            }
-            // This chunk's starts where the longest literal fits in it.
-            let fitting = max(bytes.count - longest + 1, 0)
-            if fitting > 0 {
-                let hit = kernel.find(in: base, starts: fitting)
-                if hit.start < fitting {
-                    found = (offset + hit.start, hit.literal)
-                    return false
-                }
-            }
-            // The starts left at the chunk's end wait in the seam for the next chunk's bytes.
-            next = offset + fitting
-            seamCount = bytes.count - fitting
-            seam.update(from: base + fitting, count: seamCount)
-            return true
+        var found: Range<Int>?
+        let (undecided, _) = try walkAll(kernel, from: start) { occurrence in
+            found = occurrence
+            return false
         }
-        if cancelled { throw .cancelled }
-        if let found { return .found(found.start, literal: found.literal) }
-        return .undecided(from: seamCount > 0 ? next : range.upperBound)
+        return found.map { .found($0) } ?? .undecided(from: undecided)
     }
 
     /// The chunk holding `offset`, moving forward (or re-seeking when far ahead).
