@@ -29,6 +29,17 @@ public struct Catalog: Sendable {
     var bounds: [UInt32] = []
     /// Inverted index: by word number, the internal numbers of the items holding it, ascending.
     var postings: [[UInt32]] = []
+    /// Beside each posting, what a one-word query needs to rank the item without reading its words:
+    /// the index of the heaviest field holding the word (low 7 bits; 0 past 127 fields) and whether
+    /// some field consists of that word alone (``soleWordTag``).
+    var postingTags: [[UInt8]] = []
+    static let soleWordTag: UInt8 = 0x80
+    /// Merged postings of the prefixes many words share, for one-word queries of a few letters.
+    var prefixPostings = PrefixPostings()
+    /// The fewest postings a prefix needs for merged postings; nil for the default (tests lower it
+    /// so small catalogs have them).
+    var prefixPostingsMinimum: Int? = nil
+    private let fieldWeights: [Int]
 
     /// Attribute values, numbered; each item's values as a range of `itemValues`.
     var attributeNames: [String] = []
@@ -40,6 +51,9 @@ public struct Catalog: Sendable {
     var valueBounds: [UInt32] = [0]
     /// By value number: the internal numbers of the items with it, ascending.
     var valuePostings: [[UInt32]] = []
+    /// By attribute number: its value numbers, and how many postings they have together.
+    var attributeValues: [[UInt32]] = []
+    var attributePostingCounts: [Int] = []
 
     /// How many items the catalog holds.
     public private(set) var count = 0
@@ -50,6 +64,7 @@ public struct Catalog: Sendable {
     public init(fields: [CatalogField] = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]) {
         precondition(!fields.isEmpty, "a catalog searches at least one field")
         self.fields = fields
+        fieldWeights = fields.map(\.weight)
     }
 
     /// A catalog holding `items` (a later item with an id already seen replaces the earlier one).
@@ -79,16 +94,23 @@ public struct Catalog: Sendable {
     /// Inserts `item`, or replaces the item with its id.
     public mutating func upsert(_ item: CatalogItem) {
         add(item)
-        vocabulary.sort()
-        compactIfWorthIt()
-        generation += 1
+        finishUpdate()
     }
 
     /// Inserts or replaces each of `items`, in order.
     public mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items) {
         for item in items { add(item) }
+        finishUpdate()
+    }
+
+    private mutating func finishUpdate() {
         vocabulary.sort()
         compactIfWorthIt()
+        if prefixPostings.isDue(slotCount: slotCount) {
+            var chosen = prefixPostings
+            chosen.choose(in: self, minimum: prefixPostingsMinimum)
+            prefixPostings = chosen
+        }
         generation += 1
     }
 
@@ -131,14 +153,28 @@ public struct Catalog: Sendable {
         isLive.append(true)
         orders.append(order)
         numbersByID[item.id] = number
-        for field in fields {
+        for (fieldIndex, field) in fields.enumerated() {
             bounds.append(UInt32(words.count))
             guard let text = item.fields[field.name] else { continue }
+            let first = words.count
+            let fieldTag = UInt8(fieldIndex < 128 ? fieldIndex : 0)
             WordFolding.forEachWord(in: text) { _, folded in
-                let word = vocabulary.number(adding: folded)
-                words.append(word)
-                if Int(word) == postings.count { postings.append([]) }
-                if postings[Int(word)].last != number { postings[Int(word)].append(number) }
+                let word = Int(vocabulary.number(adding: folded))
+                words.append(UInt32(word))
+                prefixPostings.add(word: UInt32(word), of: vocabulary, item: number, field: fieldTag, weights: fieldWeights)
+                if word == postings.count { postings.append([]); postingTags.append([]) }
+                if postings[word].last != number {
+                    postings[word].append(number)
+                    postingTags[word].append(fieldTag)
+                } else {
+                    let last = postingTags[word].count - 1
+                    let tag = postingTags[word][last]
+                    if field.weight > fields[Int(tag & ~Self.soleWordTag)].weight { postingTags[word][last] = tag & Self.soleWordTag | fieldTag }
+                }
+            }
+            if words.count == first + 1 {
+                let word = Int(words[first])
+                postingTags[word][postingTags[word].count - 1] |= Self.soleWordTag
             }
         }
         bounds.append(UInt32(words.count))
@@ -148,6 +184,7 @@ public struct Catalog: Sendable {
                 if valuePostings[Int(valueNumber)].last != number {
                     valuePostings[Int(valueNumber)].append(number)
                     itemValues.append(valueNumber)
+                    attributePostingCounts[valueAttribute[Int(valueNumber)]] += 1
                 }
             }
         }
@@ -162,11 +199,14 @@ public struct Catalog: Sendable {
         } else {
             attribute = attributeNames.count
             attributeNames.append(filter.attribute)
+            attributeValues.append([])
+            attributePostingCounts.append(0)
             attributeNumbers[filter.attribute] = attribute
         }
         let number = UInt32(valueStrings.count)
         valueNumbers[filter] = number
         valueAttribute.append(attribute)
+        attributeValues[attribute].append(number)
         valueStrings.append(filter.value)
         valuePostings.append([])
         return number
@@ -183,6 +223,7 @@ public struct Catalog: Sendable {
         guard retired > max(1024, count) else { return }
         let live = numbersByID.values.sorted { orders[Int($0)] < orders[Int($1)] }.compactMap { items[Int($0)] }
         var fresh = Catalog(fields: fields)
+        fresh.prefixPostingsMinimum = prefixPostingsMinimum
         fresh.upsert(contentsOf: live)
         fresh.generation = generation
         fresh.scopeAttribute = scopeAttribute

@@ -8,12 +8,18 @@ public struct CatalogSearcher: Sendable {
     /// those exactly, and its typos for each (two bits per query word).
     private var wordStamps: [UInt32] = []
     private var wordMasks: [UInt16] = []
-    private var exactMasks: [UInt16] = []
-    private var wordTypos: [UInt32] = []
+    var exactMasks: [UInt16] = []
+    var wordTypos: [UInt32] = []
     /// One bit per internal item number, for unions of postings; all clear between searches.
-    private var candidateBits: [UInt64] = []
+    var candidateBits: [UInt64] = []
+    /// By internal item number, a one-word query's rank key (see `rankOneWord`); all zero between
+    /// searches.
+    var itemKeys: [UInt8] = []
+    /// The fewest postings a one-word query needs to be ranked from them rather than from each
+    /// item's words (tests set it to 0 or `Int.max` to check one way against the other).
+    var oneWordPostingsMinimum = 4096
     private var stamp: UInt32 = 0
-    private var last: Refinement?
+    var last: Refinement?
 
     public init() {}
 
@@ -55,91 +61,104 @@ public struct CatalogSearcher: Sendable {
             if termLists[index].isEmpty { return results }
         }
 
-        // Candidates: the last matches when this query narrows them, else the items holding the
-        // rarest word (or the rarest filter value, or everything).
-        var candidates: [UInt32]
-        let rarestFilter = filters.min { catalog.valuePostings[Int($0)].count < catalog.valuePostings[Int($1)].count }
-        if let last, last.covers(words, filterSet, generation: catalog.generation) {
-            candidates = last.matches
-        } else if !words.isEmpty {
-            let totals = termLists.map { $0.reduce(0) { $0 + catalog.postings[Int($1)].count } }
-            let rarest = totals.indices.min { totals[$0] < totals[$1] }!
-            if let filter = rarestFilter, catalog.valuePostings[Int(filter)].count < totals[rarest] {
-                candidates = catalog.valuePostings[Int(filter)]
-            } else if termLists[rarest].count == 1 {
-                candidates = catalog.postings[Int(termLists[rarest][0])]
-            } else {
-                // A bitmap unions the postings and lists the candidates in order, which keeps the
-                // ranking pass's reads of the forward index moving forward.
-                let wordCount = (catalog.slotCount + 63) / 64
-                if candidateBits.count < wordCount { candidateBits.append(contentsOf: repeatElement(0, count: wordCount - candidateBits.count)) }
-                candidates = []
-                candidates.reserveCapacity(totals[rarest])
-                candidateBits.withUnsafeMutableBufferPointer { bits in
-                    for term in termLists[rarest] {
-                        catalog.postings[Int(term)].withUnsafeBufferPointer { items in
-                            for item in items { bits[Int(item >> 6)] |= 1 << UInt64(item & 63) }
-                        }
-                    }
-                    for index in 0..<wordCount where bits[index] != 0 {
-                        var word = bits[index]
-                        bits[index] = 0
-                        while word != 0 {
-                            candidates.append(UInt32(index << 6 | word.trailingZeroBitCount))
-                            word &= word - 1
-                        }
-                    }
-                }
-            }
-        } else if let filter = rarestFilter {
-            candidates = catalog.valuePostings[Int(filter)]
-        } else {
-            candidates = Array(0..<UInt32(catalog.slotCount))
-        }
-
-        // Rank every candidate that matches, keeping the best `limit`.
         let facetAttributes = Self.facetAttributes(query.facets, in: catalog)
-        var valueCounts = [Int](repeating: 0, count: facetAttributes.isEmpty ? 0 : catalog.valueStrings.count)
-        var best = BestRanks(limit: query.limit)
-        var matches: [UInt32] = []
-        matches.reserveCapacity(min(candidates.count, 1 << 20))
-        var scorer = ItemScorer(words: words, catalog: catalog, wordStamps: wordStamps, stamp: stamp, wordMasks: wordMasks,
-                                exactMasks: exactMasks, wordTypos: wordTypos)
-        let isLive = catalog.isLive
-        for (position, item) in candidates.enumerated() {
-            if position & 1023 == 1023, Task.isCancelled || deadline.map({ clock.now >= $0 }) == true {
-                results.isPartial = true
-                break
-            }
-            let number = Int(item)
-            guard isLive[number] else { continue }
-            if !filters.isEmpty, !Self.has(filters, item: number, in: catalog) { continue }
-            guard let rank = scorer.rank(item: number) else { continue }
-            matches.append(item)
-            best.insert(rank, item: item)
-            if !facetAttributes.isEmpty {
-                for index in Int(catalog.valueBounds[number])..<Int(catalog.valueBounds[number + 1]) {
-                    valueCounts[Int(catalog.itemValues[index])] += 1
-                }
-            }
+        var ranking = Ranking(limit: query.limit, valueCount: facetAttributes.isEmpty ? 0 : catalog.valueStrings.count,
+                              deadline: deadline, clock: clock)
+        if let source = oneWordSource(termLists, words: words, filters: filters, filterSet: filterSet, in: catalog) {
+            rankOneWord(source, filters: filters, facets: facetAttributes, in: catalog, into: &ranking)
+        } else {
+            let candidates = candidates(termLists, filters: filters, filterSet: filterSet, words: words, in: catalog)
+            rank(candidates, words: words, filters: filters, facets: facetAttributes, in: catalog, into: &ranking)
         }
-        results.matchCount = matches.count
-        results.hits = best.sorted().map { rank, item in
+        results.isPartial = ranking.isPartial
+        results.matchCount = ranking.matches.count
+        results.hits = ranking.best.sorted().map { rank, item in
             CatalogResults.Hit(item: catalog.items[Int(item)]!, highlights: highlights(of: Int(item), in: catalog), rank: rank)
         }
         var facets: [String: [CatalogResults.FacetValue]] = [:]
         for attribute in facetAttributes { facets[catalog.attributeNames[attribute]] = [] }
-        for (value, count) in valueCounts.enumerated() where count > 0 && facetAttributes.contains(catalog.valueAttribute[value]) {
+        for (value, count) in ranking.valueCounts.enumerated() where count > 0 && facetAttributes.contains(catalog.valueAttribute[value]) {
             facets[catalog.attributeNames[catalog.valueAttribute[value]], default: []]
                 .append(CatalogResults.FacetValue(value: catalog.valueStrings[value], count: count))
         }
         results.facets = facets.mapValues { $0.sorted { ($1.count, $0.value) < ($0.count, $1.value) } }
         if !results.isPartial {
-            last = Refinement(generation: catalog.generation, words: words, filters: filterSet, matches: matches)
+            last = Refinement(generation: catalog.generation, words: words, filters: filterSet, matches: ranking.matches)
         } else {
             last = nil
         }
         return results
+    }
+
+    /// The items to rank: the last matches when this query narrows them and they are fewer than
+    /// the postings, else the items holding the rarest word (or the rarest filter value, or
+    /// everything).
+    private mutating func candidates(_ termLists: [[UInt32]], filters: [UInt32], filterSet: Set<CatalogFilter>, words: [QueryWord],
+                                     in catalog: Catalog) -> [UInt32] {
+        let rarestFilter = filters.min { catalog.valuePostings[Int($0)].count < catalog.valuePostings[Int($1)].count }
+        let totals = termLists.map { $0.reduce(0) { $0 + catalog.postings[Int($1)].count } }
+        let rarest = totals.indices.min { totals[$0] < totals[$1] }
+        if let last, last.covers(words, filterSet, generation: catalog.generation), rarest.map({ last.matches.count <= totals[$0] }) ?? true {
+            return last.matches
+        }
+        guard let rarest else {
+            if let filter = rarestFilter { return catalog.valuePostings[Int(filter)] }
+            return Array(0..<UInt32(catalog.slotCount))
+        }
+        if let filter = rarestFilter, catalog.valuePostings[Int(filter)].count < totals[rarest] {
+            return catalog.valuePostings[Int(filter)]
+        }
+        if termLists[rarest].count == 1 { return catalog.postings[Int(termLists[rarest][0])] }
+        // A bitmap unions the postings and lists the candidates in order, which keeps the ranking
+        // pass's reads of the forward index moving forward.
+        var candidates: [UInt32] = []
+        candidates.reserveCapacity(totals[rarest])
+        reserveCandidateBits(catalog)
+        candidateBits.withUnsafeMutableBufferPointer { bits in
+            for term in termLists[rarest] {
+                catalog.postings[Int(term)].withUnsafeBufferPointer { items in
+                    for item in items { bits[Int(item >> 6)] |= 1 << UInt64(item & 63) }
+                }
+            }
+            Self.drain(bits) { candidates.append($0) }
+        }
+        return candidates
+    }
+
+    /// Grows the candidate bitmap to the catalog's numbers.
+    mutating func reserveCandidateBits(_ catalog: Catalog) {
+        let wordCount = (catalog.slotCount + 63) / 64
+        if candidateBits.count < wordCount { candidateBits.append(contentsOf: repeatElement(0, count: wordCount - candidateBits.count)) }
+    }
+
+    /// Calls `body` with each set bit's number in ascending order, clearing the bitmap.
+    static func drain(_ bits: UnsafeMutableBufferPointer<UInt64>, _ body: (UInt32) -> Void) {
+        for index in bits.indices where bits[index] != 0 {
+            var word = bits[index]
+            bits[index] = 0
+            while word != 0 {
+                body(UInt32(index << 6 | word.trailingZeroBitCount))
+                word &= word - 1
+            }
+        }
+    }
+
+    /// Ranks every candidate that matches from the forward index, keeping the best.
+    private func rank(_ candidates: [UInt32], words: [QueryWord], filters: [UInt32], facets: Set<Int>, in catalog: Catalog,
+                      into ranking: inout Ranking) {
+        ranking.matches.reserveCapacity(min(candidates.count, 1 << 20))
+        var scorer = ItemScorer(words: words, catalog: catalog, wordStamps: wordStamps, stamp: stamp, wordMasks: wordMasks,
+                                exactMasks: exactMasks, wordTypos: wordTypos)
+        let isLive = catalog.isLive
+        for (position, item) in candidates.enumerated() {
+            if position & 1023 == 1023, ranking.isOutOfTime() { break }
+            let number = Int(item)
+            guard isLive[number] else { continue }
+            if !filters.isEmpty, !Self.has(filters, item: number, in: catalog) { continue }
+            guard let rank = scorer.rank(item: number) else { continue }
+            ranking.add(item, rank: rank)
+        }
+        if !facets.isEmpty { ranking.countValues(of: ranking.matches, attributes: facets, in: catalog) }
     }
 
     /// Forgets the last matches, so the next search starts over.
@@ -181,7 +200,7 @@ public struct CatalogSearcher: Sendable {
         return Set(names.compactMap { catalog.attributeNumber(of: $0) })
     }
 
-    private static func has(_ filters: [UInt32], item: Int, in catalog: Catalog) -> Bool {
+    static func has(_ filters: [UInt32], item: Int, in catalog: Catalog) -> Bool {
         let values = catalog.itemValues[Int(catalog.valueBounds[item])..<Int(catalog.valueBounds[item + 1])]
         return filters.allSatisfy { values.contains($0) }
     }

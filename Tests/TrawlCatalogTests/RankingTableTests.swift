@@ -3,12 +3,18 @@ import Testing
 
 /// Ranking and typo cases worked out by hand from the documented rules.
 @Suite struct RankingTableTests {
-    static let catalog = Catalog(fields: [CatalogField("title", weight: 2), CatalogField("body", weight: 1)], items: [
+    static let items = [
         CatalogItem(id: "1", fields: ["title": "Network Manager", "body": "manage network connections"], attributes: ["section": ["net"]]),
         CatalogItem(id: "2", fields: ["title": "netwrk tools", "body": "tools for the network"], attributes: ["section": ["utils"]]),
         CatalogItem(id: "3", fields: ["title": "Manager", "body": "network manager for desktops"], attributes: ["section": ["gnome"], "tags": ["ui", "desktop"]]),
         CatalogItem(id: "4", fields: ["title": "network"], attributes: ["section": ["net"], "tags": ["ui"]]),
-    ])
+    ]
+    static let catalog = catalog(oneWordPostingsMinimum: Int.max)
+
+    static func catalog(oneWordPostingsMinimum: Int) -> Catalog {
+        CatalogDifferentialTests.catalog(fields: [CatalogField("title", weight: 2), CatalogField("body", weight: 1)], items: items,
+                                         oneWordPostingsMinimum: oneWordPostingsMinimum)
+    }
 
     @Test(arguments: [
         // A field that is exactly the query first (4), then by insertion order at equal rank; the
@@ -26,10 +32,12 @@ import Testing
         ("net ", []),
         // Case and diacritics fold.
         ("NËTWORK", ["4", "1", "2", "3"]),
-    ])
-    func ranks(_ text: String, _ expected: [String]) {
-        var searcher = CatalogSearcher()
-        #expect(searcher.search(CatalogQuery(text: text), in: Self.catalog).hits.map(\.id) == expected)
+    ], CatalogDifferentialTests.rankingPaths)
+    func ranks(_ case: (text: String, expected: [String]), oneWordPostingsMinimum: Int) {
+        let (text, expected) = `case`
+        var searcher = CatalogDifferentialTests.searcher(oneWordPostingsMinimum: oneWordPostingsMinimum)
+        let catalog = Self.catalog(oneWordPostingsMinimum: oneWordPostingsMinimum)
+        #expect(searcher.search(CatalogQuery(text: text), in: catalog).hits.map(\.id) == expected)
     }
 
     @Test func ranksCarryTheirCriteria() {

@@ -1,0 +1,187 @@
+/// One-word queries ranked from the postings alone.
+///
+/// The first keystrokes of a query are one short prefix that matches a large part of the catalog
+/// (at 1M items, "l" matches 600k). Ranking each match from its words costs a few cache misses per
+/// item; for one word every criterion but the tie-break follows from the postings and their tags
+/// (heaviest field, sole word of a field), so each match gets a one-byte key in one pass over the
+/// postings, a histogram of the keys finds the few keys the best results can have, and only items
+/// with those keys are ranked. Meilisearch's bucket sort works the same way, rule by rule.
+///
+/// A key, larger is better: bits 6–7 three minus the item's fewest typos, bits 2–5 the level of its
+/// heaviest matched field, bit 1 a field holding only the exact word, bit 0 the exact word.
+extension CatalogSearcher {
+    /// Where a one-word query's keys come from, or nil to rank the candidates item by item
+    /// (several words, few postings, or a much smaller set to refine or filter).
+    enum OneWordSource {
+        /// The merged postings of the word's prefix (see ``PrefixPostings``), beside the postings of
+        /// the word itself.
+        case prefixList(Int, exact: UInt32?)
+        /// The postings of every vocabulary word the query word matched.
+        case terms([UInt32])
+    }
+
+    func oneWordSource(_ termLists: [[UInt32]], words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
+                       in catalog: Catalog) -> OneWordSource? {
+        guard words.count == 1, catalog.fields.count < 128, Self.weightLevels(catalog.fields) != nil else { return nil }
+        let word = words[0]
+        let source: OneWordSource, total: Int
+        if word.isPrefix, word.typos == 0, let list = catalog.prefixPostings.list(forPrefix: word.bytes) {
+            source = .prefixList(list, exact: catalog.vocabulary.number(of: String(decoding: word.bytes, as: UTF8.self)))
+            total = catalog.prefixPostings.items[list].count
+        } else {
+            source = .terms(termLists[0])
+            total = termLists[0].reduce(0) { $0 + catalog.postings[Int($1)].count }
+        }
+        guard total >= oneWordPostingsMinimum else { return nil }
+        // Ranking a candidate from its words costs some twenty times a posting here.
+        var itemByItem = filters.map { catalog.valuePostings[Int($0)].count }.min() ?? Int.max
+        if let last, last.covers(words, filterSet, generation: catalog.generation) { itemByItem = min(itemByItem, last.matches.count) }
+        guard itemByItem > total / 20 else { return nil }
+        return source
+    }
+
+    /// Ranks the items holding the query word, from `source`.
+    mutating func rankOneWord(_ source: OneWordSource, filters: [UInt32], facets: Set<Int>, in catalog: Catalog,
+                              into ranking: inout Ranking) {
+        guard let (fieldLevels, levelWeights) = Self.weightLevels(catalog.fields) else { return }
+        let (items, keys): ([UInt32], [UInt8])
+        switch source {
+        case let .prefixList(list, exact): (items, keys) = Self.keyed(prefixList: list, exact: exact, fieldLevels: fieldLevels, in: catalog)
+        case let .terms(terms): (items, keys) = keyed(terms: terms, fieldLevels: fieldLevels, in: catalog)
+        }
+        Self.select(items, keys: keys, levelWeights: levelWeights, filters: filters, facets: facets, in: catalog, into: &ranking)
+    }
+
+    /// The keys of a prefix list's items: all typo-free, the exact word's bits from its own
+    /// postings, walked beside the list (both ascend).
+    private static func keyed(prefixList list: Int, exact: UInt32?, fieldLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8]) {
+        let prefix = catalog.prefixPostings
+        let count = prefix.items[list].count
+        var keys = [UInt8](repeating: 0, count: count)
+        let exactItems = exact.map { catalog.postings[Int($0)] } ?? []
+        let exactTags = exact.map { catalog.postingTags[Int($0)] } ?? []
+        prefix.items[list].withUnsafeBufferPointer { items in
+            prefix.fieldTags[list].withUnsafeBufferPointer { tags in
+                keys.withUnsafeMutableBufferPointer { keys in
+                    var next = 0
+                    for index in 0..<count {
+                        let item = items[index]
+                        var key = 0xC0 | fieldLevels[Int(tags[index])] << 2
+                        while next < exactItems.count, exactItems[next] < item { next += 1 }
+                        if next < exactItems.count, exactItems[next] == item {
+                            key |= 1 | (exactTags[next] & Catalog.soleWordTag) >> 6
+                        }
+                        keys[index] = key
+                    }
+                }
+            }
+        }
+        return (prefix.items[list], keys)
+    }
+
+    /// The keys of the items holding any of `terms`: each posting's key merged into its item's
+    /// (fewest typos, heaviest field, either exact bit), then the items listed in order.
+    private mutating func keyed(terms: [UInt32], fieldLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8]) {
+        reserveCandidateBits(catalog)
+        if itemKeys.count < catalog.slotCount { itemKeys.append(contentsOf: repeatElement(0, count: catalog.slotCount - itemKeys.count)) }
+        var items: [UInt32] = [], keysOut: [UInt8] = []
+        candidateBits.withUnsafeMutableBufferPointer { bits in
+            itemKeys.withUnsafeMutableBufferPointer { keys in
+                for term in terms {
+                    let number = Int(term)
+                    let typos = UInt8(wordTypos[number] & 3)
+                    let isExact = exactMasks[number] & 1 != 0
+                    let base = (3 - typos) << 6 | (isExact ? 1 : 0)
+                    let soleMask: UInt8 = isExact ? Catalog.soleWordTag : 0
+                    catalog.postings[number].withUnsafeBufferPointer { postings in
+                        catalog.postingTags[number].withUnsafeBufferPointer { tags in
+                            for index in postings.indices {
+                                let item = Int(postings[index]), tag = tags[index]
+                                let key = base | fieldLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
+                                let old = keys[item]
+                                keys[item] = old == 0 ? key : max(old & 0xC0, key & 0xC0) | max(old & 0x3C, key & 0x3C) | (old | key) & 3
+                                bits[item >> 6] |= 1 << UInt64(item & 63)
+                            }
+                        }
+                    }
+                }
+                Self.drain(bits) { item in
+                    items.append(item)
+                    keysOut.append(keys[Int(item)])
+                    keys[Int(item)] = 0
+                }
+            }
+        }
+        return (items, keysOut)
+    }
+
+    /// Keeps the live items that pass `filters`, counts their facets, and ranks only those whose
+    /// key the best `limit` can have (found from a histogram of the keys).
+    private static func select(_ items: [UInt32], keys: [UInt8], levelWeights: [Int], filters: [UInt32], facets: Set<Int>,
+                               in catalog: Catalog, into ranking: inout Ranking) {
+        var histogram = [Int](repeating: 0, count: 256)
+        var kept = [UInt32](repeating: 0, count: items.count)
+        var keptKeys = [UInt8](repeating: 0, count: items.count)
+        var keptCount = 0
+        let isLive = catalog.isLive
+        var start = 0
+        // A block at a time, checking the budget between blocks (after the first, so a spent budget
+        // still returns some results).
+        repeat {
+            let end = min(items.count, start + 4096)
+            isLive.withUnsafeBufferPointer { isLive in
+                kept.withUnsafeMutableBufferPointer { kept in
+                    keptKeys.withUnsafeMutableBufferPointer { keptKeys in
+                        histogram.withUnsafeMutableBufferPointer { histogram in
+                            for index in start..<end {
+                                let item = items[index]
+                                guard isLive[Int(item)], filters.isEmpty || has(filters, item: Int(item), in: catalog) else { continue }
+                                kept[keptCount] = item
+                                keptKeys[keptCount] = keys[index]
+                                histogram[Int(keys[index])] += 1
+                                keptCount += 1
+                            }
+                        }
+                    }
+                }
+            }
+            start = end
+        } while start < items.count && !ranking.isOutOfTime()
+        kept.removeLast(items.count - keptCount)
+        if !facets.isEmpty { ranking.countValues(of: kept, attributes: facets, in: catalog) }
+        // The lowest key the best `limit` can have.
+        var threshold = 1, above = 0
+        for key in stride(from: 255, through: 1, by: -1) {
+            above += histogram[key]
+            if above >= ranking.best.limit { threshold = key; break }
+        }
+        // Fewer than `limit` items have a key above the threshold: all of them are kept. Of those at
+        // the threshold, which differ only in their order, the earliest fill the rest: a max-heap
+        // of orders rejects a later one with one comparison.
+        let orders = catalog.orders
+        func rank(_ index: Int) -> CatalogResults.Rank {
+            let key = Int(keptKeys[index])
+            return CatalogResults.Rank(typos: 3 - key >> 6, proximity: 0, fieldWeight: levelWeights[key >> 2 & 15],
+                                       exactField: key & 2 != 0, exactWords: key & 1, order: Int(orders[Int(kept[index])]))
+        }
+        var earliest = SmallestKeys<UInt32, Int>(limit: ranking.best.limit - (above - histogram[threshold]))
+        for index in 0..<keptCount where Int(keptKeys[index]) >= threshold {
+            if Int(keptKeys[index]) > threshold {
+                ranking.best.insert(rank(index), kept[index])
+            } else {
+                earliest.insert(orders[Int(kept[index])], index)
+            }
+        }
+        for index in earliest.payloads { ranking.best.insert(rank(index), kept[index]) }
+        ranking.matches = kept
+    }
+
+    /// Each field's weight level (1 for the lightest positive weight and up; 0 for a weight that
+    /// adds nothing) and each level's weight, or nil when there are more than 15 levels.
+    static func weightLevels(_ fields: [CatalogField]) -> ([UInt8], [Int])? {
+        let weights = Set(fields.map(\.weight).filter { $0 > 0 }).sorted()
+        guard weights.count < 16 else { return nil }
+        let levels = fields.map { field in UInt8(weights.firstIndex(of: field.weight).map { $0 + 1 } ?? 0) }
+        return (levels, [0] + weights)
+    }
+}

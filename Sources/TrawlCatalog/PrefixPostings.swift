@@ -1,0 +1,112 @@
+/// Merged postings of the short prefixes that many words share: for such a prefix, every item
+/// holding a word that starts with it, ascending, each with the heaviest field of those words.
+///
+/// A one- to four-letter query word (no typo budget) matches every word of its prefix range: "l"
+/// matches ten thousand words of a million-item catalog, whose postings lie all over memory.
+/// Reading one merged list instead is a sequential walk. Meilisearch keeps prefix postings for the
+/// same reason; like it, only prefixes with many postings get a list, so the memory stays bounded
+/// (each posting is in at most `longestPrefix` lists).
+///
+/// Incremental: items are numbered in insertion order, so an added item's number extends every
+/// list it belongs to. Which prefixes have a list is chosen again when the catalog has grown by a
+/// quarter (``choose(in:)``); between two choices a prefix may lack a list, and a search then reads
+/// the word postings.
+struct PrefixPostings: Sendable {
+    /// The longest prefix, in bytes, that gets a list.
+    static let longestPrefix = 4
+
+    /// By list number, the items ascending and beside each the index of the heaviest field.
+    private(set) var items: [[UInt32]] = []
+    private(set) var fieldTags: [[UInt8]] = []
+    /// List numbers by prefix (see `key`).
+    private var numbers: [UInt64: Int32] = [:]
+    /// By word number, the list numbers of its prefixes of 1 to `longestPrefix` bytes (-1: none).
+    private var wordLists: [Int32] = []
+    /// The catalog's slot count at the last choice.
+    private(set) var chosenAt = 0
+
+    /// The fewest postings a prefix needs for a list in a catalog of `slotCount` numbers: below
+    /// that, reading the word postings costs well under a millisecond.
+    static func minimumPostings(slotCount: Int) -> Int { max(32_768, slotCount / 8) }
+
+    /// Whether a catalog of `slotCount` numbers has grown enough since the last choice to choose
+    /// again (by a quarter: amortized, each item is read a bounded number of times).
+    func isDue(slotCount: Int) -> Bool { slotCount >= chosenAt + chosenAt / 4 + 1 }
+
+    /// The list of the items with a word beginning with `prefix`, if it has one.
+    func list(forPrefix prefix: [UInt8]) -> Int? {
+        guard (1...Self.longestPrefix).contains(prefix.count), let number = numbers[Self.key(prefix)] else { return nil }
+        return Int(number)
+    }
+
+    /// Records that item `item` holds word `word` of `vocabulary` in field `field`; the items come
+    /// in ascending order.
+    mutating func add(word: UInt32, of vocabulary: Vocabulary, item: UInt32, field: UInt8, weights: [Int]) {
+        guard !numbers.isEmpty else { return }
+        let slot = Int(word) * Self.longestPrefix
+        while wordLists.count < slot { appendLists(of: wordLists.count / Self.longestPrefix, bytes: nil) }
+        if wordLists.count == slot { appendLists(of: Int(word), bytes: vocabulary.word(word)) }
+        for length in 0..<Self.longestPrefix {
+            let list = Int(wordLists[slot + length])
+            guard list >= 0 else { continue }
+            if items[list].last != item {
+                items[list].append(item)
+                fieldTags[list].append(field)
+            } else if weights[Int(field)] > weights[Int(fieldTags[list][fieldTags[list].count - 1])] {
+                fieldTags[list][fieldTags[list].count - 1] = field
+            }
+        }
+    }
+
+    /// Chooses the prefixes with at least `minimum` postings (by default ``minimumPostings(slotCount:)``)
+    /// and fills their lists from the forward index.
+    mutating func choose(in catalog: Catalog, minimum: Int? = nil) {
+        self = PrefixPostings()
+        chosenAt = catalog.slotCount
+        let vocabulary = catalog.vocabulary
+        var counts: [UInt64: Int] = [:]
+        for word in 0..<vocabulary.count {
+            let bytes = vocabulary.word(UInt32(word))
+            let postings = catalog.postings[word].count
+            for length in 1...min(Self.longestPrefix, bytes.count) { counts[Self.key(bytes.prefix(length)), default: 0] += postings }
+        }
+        let minimum = minimum ?? Self.minimumPostings(slotCount: catalog.slotCount)
+        for (key, count) in counts where count >= minimum {
+            numbers[key] = Int32(items.count)
+            items.append([])
+            fieldTags.append([])
+        }
+        guard !numbers.isEmpty else { return }
+        for word in 0..<vocabulary.count { appendLists(of: word, bytes: vocabulary.word(UInt32(word))) }
+        let weights = catalog.fields.map(\.weight)
+        let fieldCount = catalog.fields.count
+        for item in 0..<catalog.slotCount where catalog.isLive[item] {
+            let base = item * (fieldCount + 1)
+            for field in 0..<fieldCount {
+                let tag = UInt8(field < 128 ? field : 0)
+                for position in Int(catalog.bounds[base + field])..<Int(catalog.bounds[base + field + 1]) {
+                    let word = catalog.words[position]
+                    add(word: word, of: vocabulary, item: UInt32(item), field: tag, weights: weights)
+                }
+            }
+        }
+    }
+
+    /// Appends word `word`'s list numbers (none when `bytes` is nil: a word added before the choice).
+    private mutating func appendLists(of word: Int, bytes: ArraySlice<UInt8>?) {
+        for length in 1...Self.longestPrefix {
+            guard let bytes, length <= bytes.count, let list = numbers[Self.key(bytes.prefix(length))] else {
+                wordLists.append(-1)
+                continue
+            }
+            wordLists.append(list)
+        }
+    }
+
+    /// A prefix of at most 4 bytes as one number: its length, then its bytes.
+    private static func key(_ bytes: some Collection<UInt8>) -> UInt64 {
+        var key = UInt64(bytes.count)
+        for byte in bytes { key = key << 8 | UInt64(byte) }
+        return key
+    }
+}
