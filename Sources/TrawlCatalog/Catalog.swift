@@ -54,6 +54,10 @@ public struct Catalog: Sendable {
     /// By attribute number: its value numbers, and how many postings they have together.
     var attributeValues: [[UInt32]] = []
     var attributePostingCounts: [Int] = []
+    /// By attribute number, for an attribute no item has two values of (a section, a priority):
+    /// by internal number, the item's value number plus one (0: none). Facet counts read it item
+    /// by item in one load. Nil once an item has two values.
+    var attributeColumns: [[UInt32]?] = []
 
     /// How many items the catalog holds.
     public private(set) var count = 0
@@ -189,6 +193,16 @@ public struct Catalog: Sendable {
             }
         }
         valueBounds.append(UInt32(itemValues.count))
+        while attributeColumns.count < attributeNames.count { attributeColumns.append([UInt32](repeating: 0, count: Int(number))) }
+        for attribute in attributeColumns.indices { attributeColumns[attribute]?.append(0) }
+        for value in itemValues[Int(valueBounds[Int(number)])...] {
+            let attribute = valueAttribute[Int(value)]
+            switch attributeColumns[attribute]?[Int(number)] {
+            case nil: continue
+            case 0: attributeColumns[attribute]![Int(number)] = value + 1
+            default: attributeColumns[attribute] = nil
+            }
+        }
     }
 
     private mutating func valueNumber(adding filter: CatalogFilter) -> UInt32 {

@@ -10,9 +10,8 @@
 /// A key, larger is better: bits 6–7 three minus the item's fewest typos, bits 2–5 the level of its
 /// heaviest matched field, bit 1 a field holding only the exact word, bit 0 the exact word.
 extension CatalogSearcher {
-    /// Where a one-word query's keys come from, or nil to rank the candidates item by item
-    /// (several words, few postings, or a much smaller set to refine or filter).
-    enum OneWordSource {
+    /// Where one query word's per-item keys come from.
+    enum WordPostings {
         /// The merged postings of the word's prefix (see ``PrefixPostings``), beside the postings of
         /// the word itself.
         case prefixList(Int, exact: UInt32?)
@@ -20,36 +19,60 @@ extension CatalogSearcher {
         case terms([UInt32])
     }
 
-    func oneWordSource(_ termLists: [[UInt32]], words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
-                       in catalog: Catalog) -> OneWordSource? {
-        guard words.count == 1, catalog.fields.count < 128, Self.weightLevels(catalog.fields) != nil else { return nil }
-        let word = words[0]
-        let source: OneWordSource, total: Int
+    /// The cheapest postings of `word` (which matched `terms`), and how many postings they hold.
+    static func wordPostings(of word: QueryWord, terms: [UInt32], in catalog: Catalog) -> (WordPostings, total: Int) {
         if word.isPrefix, word.typos == 0, let list = catalog.prefixPostings.list(forPrefix: word.bytes) {
-            source = .prefixList(list, exact: catalog.vocabulary.number(of: String(decoding: word.bytes, as: UTF8.self)))
-            total = catalog.prefixPostings.items[list].count
-        } else {
-            source = .terms(termLists[0])
-            total = termLists[0].reduce(0) { $0 + catalog.postings[Int($1)].count }
+            return (.prefixList(list, exact: catalog.vocabulary.number(of: String(decoding: word.bytes, as: UTF8.self))),
+                    catalog.prefixPostings.items[list].count)
         }
-        guard total >= oneWordPostingsMinimum else { return nil }
+        return (.terms(terms), terms.reduce(0) { $0 + catalog.postings[Int($1)].count })
+    }
+
+    /// How many items ranking item by item would read: the last matches when the query narrows
+    /// them, the items of the rarest filter value, or `postings`, whichever is fewest.
+    func itemByItemCount(postings: Int, words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
+                         in catalog: Catalog) -> Int {
+        var count = filters.map { catalog.valuePostings[Int($0)].count }.min() ?? postings
+        if let last, last.covers(words, filterSet, generation: catalog.generation) { count = min(count, last.matches.count) }
+        return min(count, postings)
+    }
+
+    /// Where a one-word query's keys come from, or nil to rank the candidates item by item
+    /// (several words, few postings, or a much smaller set to refine or filter).
+    func oneWordSource(_ termLists: [[UInt32]], words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
+                       in catalog: Catalog) -> WordPostings? {
+        guard words.count == 1, catalog.fields.count < 128, Self.weightLevels(catalog.fields) != nil else { return nil }
+        let (source, total) = Self.wordPostings(of: words[0], terms: termLists[0], in: catalog)
+        guard total >= postingsRankingMinimum else { return nil }
         // Ranking a candidate from its words costs some twenty times a posting here.
-        var itemByItem = filters.map { catalog.valuePostings[Int($0)].count }.min() ?? Int.max
-        if let last, last.covers(words, filterSet, generation: catalog.generation) { itemByItem = min(itemByItem, last.matches.count) }
+        let itemByItem = itemByItemCount(postings: Int.max, words: words, filters: filters, filterSet: filterSet, in: catalog)
         guard itemByItem > total / 20 else { return nil }
         return source
     }
 
     /// Ranks the items holding the query word, from `source`.
-    mutating func rankOneWord(_ source: OneWordSource, filters: [UInt32], facets: Set<Int>, in catalog: Catalog,
+    mutating func rankOneWord(_ source: WordPostings, filters: [UInt32], facets: Set<Int>, in catalog: Catalog,
                               into ranking: inout Ranking) {
         guard let (fieldLevels, levelWeights) = Self.weightLevels(catalog.fields) else { return }
-        let (items, keys): ([UInt32], [UInt8])
-        switch source {
-        case let .prefixList(list, exact): (items, keys) = Self.keyed(prefixList: list, exact: exact, fieldLevels: fieldLevels, in: catalog)
-        case let .terms(terms): (items, keys) = keyed(terms: terms, fieldLevels: fieldLevels, in: catalog)
-        }
+        let (items, keys) = keyed(source, wordIndex: 0, fieldLevels: fieldLevels, in: catalog)
         Self.select(items, keys: keys, levelWeights: levelWeights, filters: filters, facets: facets, in: catalog, into: &ranking)
+    }
+
+    /// The items holding query word `wordIndex` (ascending) and their keys.
+    mutating func keyed(_ source: WordPostings, wordIndex: Int, fieldLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8]) {
+        if case let .prefixList(list, exact) = source { return Self.keyed(prefixList: list, exact: exact, fieldLevels: fieldLevels, in: catalog) }
+        var items: [UInt32] = [], keys: [UInt8] = []
+        fillKeys(source, wordIndex: wordIndex, fieldLevels: fieldLevels, in: catalog)
+        itemKeys.withUnsafeMutableBufferPointer { itemKeys in
+            candidateBits.withUnsafeMutableBufferPointer { bits in
+                Self.drain(bits) { item in
+                    items.append(item)
+                    keys.append(itemKeys[Int(item)])
+                    itemKeys[Int(item)] = 0
+                }
+            }
+        }
+        return (items, keys)
     }
 
     /// The keys of a prefix list's items: all typo-free, the exact word's bits from its own
@@ -79,40 +102,69 @@ extension CatalogSearcher {
         return (prefix.items[list], keys)
     }
 
-    /// The keys of the items holding any of `terms`: each posting's key merged into its item's
-    /// (fewest typos, heaviest field, either exact bit), then the items listed in order.
-    private mutating func keyed(terms: [UInt32], fieldLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8]) {
+    /// Writes the key of query word `wordIndex` into `itemKeys` for every item holding it and, when
+    /// `marking`, sets the item's bit in `candidateBits` (a drain of the bits lists them and clears
+    /// both; unmarked, ``clearKeys(_:in:)`` clears the keys). From terms, each posting's key is
+    /// merged into its item's (fewest typos, heaviest field, either exact bit).
+    mutating func fillKeys(_ source: WordPostings, wordIndex: Int, fieldLevels: [UInt8], marking: Bool = true, in catalog: Catalog) {
         reserveCandidateBits(catalog)
         if itemKeys.count < catalog.slotCount { itemKeys.append(contentsOf: repeatElement(0, count: catalog.slotCount - itemKeys.count)) }
-        var items: [UInt32] = [], keysOut: [UInt8] = []
         candidateBits.withUnsafeMutableBufferPointer { bits in
             itemKeys.withUnsafeMutableBufferPointer { keys in
-                for term in terms {
-                    let number = Int(term)
-                    let typos = UInt8(wordTypos[number] & 3)
-                    let isExact = exactMasks[number] & 1 != 0
-                    let base = (3 - typos) << 6 | (isExact ? 1 : 0)
-                    let soleMask: UInt8 = isExact ? Catalog.soleWordTag : 0
-                    catalog.postings[number].withUnsafeBufferPointer { postings in
-                        catalog.postingTags[number].withUnsafeBufferPointer { tags in
-                            for index in postings.indices {
-                                let item = Int(postings[index]), tag = tags[index]
-                                let key = base | fieldLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
-                                let old = keys[item]
-                                keys[item] = old == 0 ? key : max(old & 0xC0, key & 0xC0) | max(old & 0x3C, key & 0x3C) | (old | key) & 3
-                                bits[item >> 6] |= 1 << UInt64(item & 63)
+                switch source {
+                case let .prefixList(list, exact):
+                    let prefix = catalog.prefixPostings
+                    prefix.items[list].withUnsafeBufferPointer { items in
+                        prefix.fieldTags[list].withUnsafeBufferPointer { tags in
+                            for index in items.indices {
+                                let item = Int(items[index])
+                                keys[item] = 0xC0 | fieldLevels[Int(tags[index])] << 2
+                                if marking { bits[item >> 6] |= 1 << UInt64(item & 63) }
+                            }
+                        }
+                    }
+                    guard let exact else { return }
+                    let postings = catalog.postings[Int(exact)], tags = catalog.postingTags[Int(exact)]
+                    for index in postings.indices where keys[Int(postings[index])] != 0 {
+                        keys[Int(postings[index])] |= 1 | (tags[index] & Catalog.soleWordTag) >> 6
+                    }
+                case let .terms(terms):
+                    let shift = UInt32(2 * wordIndex), bit = UInt16(1) << UInt16(wordIndex)
+                    for term in terms {
+                        let number = Int(term)
+                        let typos = UInt8(wordTypos[number] >> shift & 3)
+                        let isExact = exactMasks[number] & bit != 0
+                        let base = (3 - typos) << 6 | (isExact ? 1 : 0)
+                        let soleMask: UInt8 = isExact ? Catalog.soleWordTag : 0
+                        catalog.postings[number].withUnsafeBufferPointer { postings in
+                            catalog.postingTags[number].withUnsafeBufferPointer { tags in
+                                for index in postings.indices {
+                                    let item = Int(postings[index]), tag = tags[index]
+                                    let key = base | fieldLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
+                                    let old = keys[item]
+                                    keys[item] = old == 0 ? key : max(old & 0xC0, key & 0xC0) | max(old & 0x3C, key & 0x3C) | (old | key) & 3
+                                    if marking { bits[item >> 6] |= 1 << UInt64(item & 63) }
+                                }
                             }
                         }
                     }
                 }
-                Self.drain(bits) { item in
-                    items.append(item)
-                    keysOut.append(keys[Int(item)])
-                    keys[Int(item)] = 0
+            }
+        }
+    }
+
+    /// Zeroes the keys `fillKeys(source, marking: false)` wrote.
+    mutating func clearKeys(_ source: WordPostings, in catalog: Catalog) {
+        itemKeys.withUnsafeMutableBufferPointer { keys in
+            switch source {
+            case let .prefixList(list, _):
+                catalog.prefixPostings.items[list].withUnsafeBufferPointer { items in for item in items { keys[Int(item)] = 0 } }
+            case let .terms(terms):
+                for term in terms {
+                    catalog.postings[Int(term)].withUnsafeBufferPointer { items in for item in items { keys[Int(item)] = 0 } }
                 }
             }
         }
-        return (items, keysOut)
     }
 
     /// Keeps the live items that pass `filters`, counts their facets, and ranks only those whose

@@ -6,8 +6,8 @@
 public struct CatalogSearcher: Sendable {
     /// By word number: the search that last tagged the word, the query words it matches, which of
     /// those exactly, and its typos for each (two bits per query word).
-    private var wordStamps: [UInt32] = []
-    private var wordMasks: [UInt16] = []
+    var wordStamps: [UInt32] = []
+    var wordMasks: [UInt16] = []
     var exactMasks: [UInt16] = []
     var wordTypos: [UInt32] = []
     /// One bit per internal item number, for unions of postings; all clear between searches.
@@ -15,10 +15,11 @@ public struct CatalogSearcher: Sendable {
     /// By internal item number, a one-word query's rank key (see `rankOneWord`); all zero between
     /// searches.
     var itemKeys: [UInt8] = []
-    /// The fewest postings a one-word query needs to be ranked from them rather than from each
-    /// item's words (tests set it to 0 or `Int.max` to check one way against the other).
-    var oneWordPostingsMinimum = 4096
-    private var stamp: UInt32 = 0
+    /// The fewest candidates a query needs to be ranked from the postings rather than from each
+    /// item's words (tests set it to 0, postings whenever the query allows, or `Int.max`, never, to
+    /// check one way against the other).
+    var postingsRankingMinimum = 4096
+    var stamp: UInt32 = 0
     var last: Refinement?
 
     public init() {}
@@ -66,6 +67,8 @@ public struct CatalogSearcher: Sendable {
                               deadline: deadline, clock: clock)
         if let source = oneWordSource(termLists, words: words, filters: filters, filterSet: filterSet, in: catalog) {
             rankOneWord(source, filters: filters, facets: facetAttributes, in: catalog, into: &ranking)
+        } else if let plan = boundedPlan(termLists, words: words, filters: filters, filterSet: filterSet, in: catalog) {
+            rankByBounds(plan, words: words, filters: filters, facets: facetAttributes, in: catalog, into: &ranking)
         } else {
             let candidates = candidates(termLists, filters: filters, filterSet: filterSet, words: words, in: catalog)
             rank(candidates, words: words, filters: filters, facets: facetAttributes, in: catalog, into: &ranking)

@@ -28,10 +28,23 @@ struct Ranking {
         best.insert(rank, item)
     }
 
-    /// Counts the values of `attributes` that `items` (ascending) have: item by item, or, when
-    /// the items outnumber those attributes' postings, by testing each posting against a bitmap of
-    /// the items (a one-letter query matches most of a catalog that has one section per item).
-    mutating func countValues(of items: [UInt32], attributes: Set<Int>, in catalog: Catalog) {
+    /// Counts the values of `attributes` that `items` (ascending) have: from the attribute's column
+    /// when it has one, else item by item or, when the items outnumber those attributes' postings,
+    /// by testing each posting against a bitmap of the items.
+    mutating func countValues(of items: [UInt32], attributes allAttributes: Set<Int>, in catalog: Catalog) {
+        var attributes = Set<Int>()
+        for attribute in allAttributes {
+            guard let column = catalog.attributeColumns[attribute] else { attributes.insert(attribute); continue }
+            column.withUnsafeBufferPointer { column in
+                valueCounts.withUnsafeMutableBufferPointer { counts in
+                    for item in items {
+                        let value = Int(column[Int(item)])
+                        if value != 0 { counts[value - 1] += 1 }
+                    }
+                }
+            }
+        }
+        guard !attributes.isEmpty else { return }
         let postings = attributes.reduce(0) { $0 + catalog.attributePostingCounts[$1] }
         let valuesPerItem = Double(catalog.itemValues.count) / Double(max(1, catalog.slotCount))
         if Double(postings) < Double(items.count) * (1 + valuesPerItem) {

@@ -34,6 +34,9 @@ struct SmallestKeys<Key: Comparable, Payload> {
         }
     }
 
+    /// The largest key kept once `limit` keys are: a key must be smaller to get in. Nil before.
+    var admissionLimit: Key? { heap.count == limit && limit > 0 ? heap[0].key : nil }
+
     /// The kept keys and payloads, smallest key first.
     func sorted() -> [(key: Key, payload: Payload)] { heap.sorted { $0.key < $1.key } }
 

@@ -65,25 +65,25 @@ import TrawlTestSupport
         #expect(!results.isPartial)
     }
 
-    /// A searcher that ranks one-word queries from the postings always (0) or never (`Int.max`).
-    static func searcher(oneWordPostingsMinimum: Int) -> CatalogSearcher {
+    /// A searcher that ranks large queries from the postings whenever it can (0) or never (`Int.max`).
+    static func searcher(postingsRankingMinimum: Int) -> CatalogSearcher {
         var searcher = CatalogSearcher()
-        searcher.oneWordPostingsMinimum = oneWordPostingsMinimum
+        searcher.postingsRankingMinimum = postingsRankingMinimum
         return searcher
     }
 
     static let rankingPaths = [0, Int.max]
 
-    /// A catalog of `items`; when one-word queries rank from the postings (`oneWordPostingsMinimum`
+    /// A catalog of `items`; when queries rank from the postings (`postingsRankingMinimum`
     /// 0), every prefix also gets merged postings, so both of their sources are checked.
-    static func catalog(fields: [CatalogField], items: [CatalogItem], oneWordPostingsMinimum: Int) -> Catalog {
+    static func catalog(fields: [CatalogField], items: [CatalogItem], postingsRankingMinimum: Int) -> Catalog {
         var catalog = Catalog(fields: fields)
-        if oneWordPostingsMinimum == 0 { catalog.prefixPostingsMinimum = 1 }
+        if postingsRankingMinimum == 0 { catalog.prefixPostingsMinimum = 1 }
         catalog.upsert(contentsOf: items)
         return catalog
     }
 
-    @Test(arguments: rankingPaths) func searchAgreesWithTheOracle(oneWordPostingsMinimum: Int) {
+    @Test(arguments: rankingPaths) func searchAgreesWithTheOracle(postingsRankingMinimum: Int) {
         var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 11))
         // Field weights apart, equal, and one that adds nothing.
         let weightings = [(3, 1), (1, 1), (0, 2)]
@@ -91,11 +91,11 @@ import TrawlTestSupport
             let (titleWeight, bodyWeight) = weightings[round % weightings.count]
             let fields = [CatalogField("title", weight: titleWeight), CatalogField("body", weight: bodyWeight)]
             let items = (0..<Int.random(in: 1...120, using: &random)).map { Self.randomItem(&random, id: $0) }
-            let catalog = Self.catalog(fields: fields, items: items, oneWordPostingsMinimum: oneWordPostingsMinimum)
+            let catalog = Self.catalog(fields: fields, items: items, postingsRankingMinimum: postingsRankingMinimum)
             let oracle = CatalogOracle(fields: fields, items: items)
             for _ in 0..<60 {
                 let query = Self.randomQuery(&random)
-                var searcher = Self.searcher(oneWordPostingsMinimum: oneWordPostingsMinimum)
+                var searcher = Self.searcher(postingsRankingMinimum: postingsRankingMinimum)
                 Self.expectAgree(searcher.search(query, in: catalog), oracle, query, "round \(round)")
             }
         }
@@ -103,17 +103,17 @@ import TrawlTestSupport
 
     /// Typing a query a key at a time with one searcher (which refines its last matches) gives
     /// what a fresh search gives at every keystroke.
-    @Test(arguments: rankingPaths) func keystrokesRefineToTheSameResults(oneWordPostingsMinimum: Int) {
+    @Test(arguments: rankingPaths) func keystrokesRefineToTheSameResults(postingsRankingMinimum: Int) {
         var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 12))
         for round in 0..<(4 * PropertyTestSettings.scale) {
             let fields = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]
             let items = (0..<Int.random(in: 20...200, using: &random)).map { Self.randomItem(&random, id: $0) }
-            let catalog = Self.catalog(fields: fields, items: items, oneWordPostingsMinimum: oneWordPostingsMinimum)
+            let catalog = Self.catalog(fields: fields, items: items, postingsRankingMinimum: postingsRankingMinimum)
             let oracle = CatalogOracle(fields: fields, items: items)
             for _ in 0..<12 {
                 var final = Self.randomQuery(&random)
                 final.text = Self.randomText(&random, words: 1...3).lowercased()
-                var searcher = Self.searcher(oneWordPostingsMinimum: oneWordPostingsMinimum)
+                var searcher = Self.searcher(postingsRankingMinimum: postingsRankingMinimum)
                 var filters = final.filters
                 for end in final.text.indices.dropFirst() + [final.text.endIndex] {
                     var query = final
@@ -128,13 +128,13 @@ import TrawlTestSupport
 
     /// Upserts, partial updates and deletes leave a catalog that searches like one built from the
     /// final items.
-    @Test(arguments: rankingPaths) func incrementalUpdatesEqualARebuild(oneWordPostingsMinimum: Int) {
+    @Test(arguments: rankingPaths) func incrementalUpdatesEqualARebuild(postingsRankingMinimum: Int) {
         var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 13))
         let fields = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]
-        var catalog = Self.catalog(fields: fields, items: [], oneWordPostingsMinimum: oneWordPostingsMinimum)
+        var catalog = Self.catalog(fields: fields, items: [], postingsRankingMinimum: postingsRankingMinimum)
         var truth: [String: CatalogItem] = [:]
         var firstSeen: [String] = []
-        var searcher = Self.searcher(oneWordPostingsMinimum: oneWordPostingsMinimum)
+        var searcher = Self.searcher(postingsRankingMinimum: postingsRankingMinimum)
         for step in 0..<(3000 * PropertyTestSettings.scale) {
             let id = Int.random(in: 0..<300, using: &random)
             switch Int.random(in: 0..<10, using: &random) {
@@ -157,11 +157,11 @@ import TrawlTestSupport
             // An item keeps its place through updates; deleted and inserted again, it comes last.
             let items = firstSeen.compactMap { truth[$0] }
             let oracle = CatalogOracle(fields: fields, items: items)
-            let rebuilt = Self.catalog(fields: fields, items: items, oneWordPostingsMinimum: oneWordPostingsMinimum)
+            let rebuilt = Self.catalog(fields: fields, items: items, postingsRankingMinimum: postingsRankingMinimum)
             for _ in 0..<20 {
                 let query = Self.randomQuery(&random)
                 Self.expectAgree(searcher.search(query, in: catalog), oracle, query, "step \(step)")
-                var fresh = Self.searcher(oneWordPostingsMinimum: oneWordPostingsMinimum)
+                var fresh = Self.searcher(postingsRankingMinimum: postingsRankingMinimum)
                 #expect(fresh.search(query, in: rebuilt).hits.map(\.id) == searcher.search(query, in: catalog).hits.map(\.id))
             }
         }

@@ -9,11 +9,11 @@ import Testing
         CatalogItem(id: "3", fields: ["title": "Manager", "body": "network manager for desktops"], attributes: ["section": ["gnome"], "tags": ["ui", "desktop"]]),
         CatalogItem(id: "4", fields: ["title": "network"], attributes: ["section": ["net"], "tags": ["ui"]]),
     ]
-    static let catalog = catalog(oneWordPostingsMinimum: Int.max)
+    static let catalog = catalog(postingsRankingMinimum: Int.max)
 
-    static func catalog(oneWordPostingsMinimum: Int) -> Catalog {
+    static func catalog(postingsRankingMinimum: Int) -> Catalog {
         CatalogDifferentialTests.catalog(fields: [CatalogField("title", weight: 2), CatalogField("body", weight: 1)], items: items,
-                                         oneWordPostingsMinimum: oneWordPostingsMinimum)
+                                         postingsRankingMinimum: postingsRankingMinimum)
     }
 
     @Test(arguments: [
@@ -33,10 +33,10 @@ import Testing
         // Case and diacritics fold.
         ("NËTWORK", ["4", "1", "2", "3"]),
     ], CatalogDifferentialTests.rankingPaths)
-    func ranks(_ case: (text: String, expected: [String]), oneWordPostingsMinimum: Int) {
+    func ranks(_ case: (text: String, expected: [String]), postingsRankingMinimum: Int) {
         let (text, expected) = `case`
-        var searcher = CatalogDifferentialTests.searcher(oneWordPostingsMinimum: oneWordPostingsMinimum)
-        let catalog = Self.catalog(oneWordPostingsMinimum: oneWordPostingsMinimum)
+        var searcher = CatalogDifferentialTests.searcher(postingsRankingMinimum: postingsRankingMinimum)
+        let catalog = Self.catalog(postingsRankingMinimum: postingsRankingMinimum)
         #expect(searcher.search(CatalogQuery(text: text), in: catalog).hits.map(\.id) == expected)
     }
 
