@@ -61,15 +61,30 @@ extension CatalogSearcher {
     /// The items holding query word `wordIndex` (ascending) and their keys.
     mutating func keyed(_ source: WordPostings, wordIndex: Int, fieldLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8]) {
         if case let .prefixList(list, exact) = source { return Self.keyed(prefixList: list, exact: exact, fieldLevels: fieldLevels, in: catalog) }
-        var items: [UInt32] = [], keys: [UInt8] = []
+        guard case let .terms(terms) = source else { return ([], []) }
+        if terms.count == 1 {
+            // One term: its postings are the items, each key follows from the posting's tag.
+            let number = Int(terms[0])
+            let (base, soleMask) = termKeyBase(number, wordIndex: wordIndex)
+            let keys = catalog.postingTags[number].map { tag in base | fieldLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6 }
+            return (catalog.postings[number], keys)
+        }
+        let most = terms.reduce(0) { $0 + catalog.postings[Int($1)].count }
         fillKeys(source, wordIndex: wordIndex, fieldLevels: fieldLevels, in: catalog)
-        itemKeys.withUnsafeMutableBufferPointer { itemKeys in
-            candidateBits.withUnsafeMutableBufferPointer { bits in
-                Self.drain(bits) { item in
-                    items.append(item)
-                    keys.append(itemKeys[Int(item)])
-                    itemKeys[Int(item)] = 0
+        var keys: [UInt8] = []
+        let items = [UInt32](unsafeUninitializedCapacity: most) { items, count in
+            keys = [UInt8](unsafeUninitializedCapacity: most) { keys, keyCount in
+                itemKeys.withUnsafeMutableBufferPointer { itemKeys in
+                    candidateBits.withUnsafeMutableBufferPointer { bits in
+                        Self.drain(bits) { item in
+                            items[count] = item
+                            keys[count] = itemKeys[Int(item)]
+                            itemKeys[Int(item)] = 0
+                            count += 1
+                        }
+                    }
                 }
+                keyCount = count
             }
         }
         return (items, keys)
@@ -109,6 +124,8 @@ extension CatalogSearcher {
     mutating func fillKeys(_ source: WordPostings, wordIndex: Int, fieldLevels: [UInt8], marking: Bool = true, in catalog: Catalog) {
         reserveCandidateBits(catalog)
         if itemKeys.count < catalog.slotCount { itemKeys.append(contentsOf: repeatElement(0, count: catalog.slotCount - itemKeys.count)) }
+        let termBases: [(UInt8, soleMask: UInt8)]
+        if case let .terms(terms) = source { termBases = terms.map { termKeyBase(Int($0), wordIndex: wordIndex) } } else { termBases = [] }
         candidateBits.withUnsafeMutableBufferPointer { bits in
             itemKeys.withUnsafeMutableBufferPointer { keys in
                 switch source {
@@ -129,13 +146,8 @@ extension CatalogSearcher {
                         keys[Int(postings[index])] |= 1 | (tags[index] & Catalog.soleWordTag) >> 6
                     }
                 case let .terms(terms):
-                    let shift = UInt32(2 * wordIndex), bit = UInt16(1) << UInt16(wordIndex)
-                    for term in terms {
+                    for (term, (base, soleMask)) in zip(terms, termBases) {
                         let number = Int(term)
-                        let typos = UInt8(wordTypos[number] >> shift & 3)
-                        let isExact = exactMasks[number] & bit != 0
-                        let base = (3 - typos) << 6 | (isExact ? 1 : 0)
-                        let soleMask: UInt8 = isExact ? Catalog.soleWordTag : 0
                         catalog.postings[number].withUnsafeBufferPointer { postings in
                             catalog.postingTags[number].withUnsafeBufferPointer { tags in
                                 for index in postings.indices {
@@ -151,6 +163,14 @@ extension CatalogSearcher {
                 }
             }
         }
+    }
+
+    /// The key bits vocabulary word `number` gives query word `wordIndex` (typos, exact), and the
+    /// tag bit that counts when it is exact (the sole word of a field).
+    private func termKeyBase(_ number: Int, wordIndex: Int) -> (UInt8, soleMask: UInt8) {
+        let typos = UInt8(wordTypos[number] >> UInt32(2 * wordIndex) & 3)
+        let isExact = exactMasks[number] & (1 << UInt16(wordIndex)) != 0
+        return ((3 - typos) << 6 | (isExact ? 1 : 0), isExact ? Catalog.soleWordTag : 0)
     }
 
     /// Zeroes the keys `fillKeys(source, marking: false)` wrote.
