@@ -58,14 +58,15 @@ extension CatalogSearcher {
         }
         items.removeLast(items.count - count)
         sums.removeLast(sums.count - count)
-        if !facets.isEmpty { ranking.countValues(of: items, attributes: facets, in: catalog) }
-        ranking.matches = items
-        guard ranking.best.limit > 0 else { return }
-        guard let groups = BoundGroups(items: items, sums: sums) else {
+        let groups = ranking.best.limit > 0 ? BoundGroups(items: items, sums: sums) : nil
+        if ranking.best.limit > 0, groups == nil {
             // Too many distinct bounds to group cheaply (many field weights): item by item.
-            rankEach(items, words: words, into: &ranking, in: catalog)
+            rank(items, words: words, filters: [], facets: facets, in: catalog, into: &ranking)
             return
         }
+        if !facets.isEmpty { ranking.countValues(of: items, attributes: facets, in: catalog) }
+        ranking.matches = items
+        guard let groups else { return }
         var scorer = ItemScorer(words: words, catalog: catalog, wordStamps: wordStamps, stamp: stamp, wordMasks: wordMasks,
                                 exactMasks: exactMasks, wordTypos: wordTypos)
         let orders = catalog.orders
@@ -106,16 +107,6 @@ extension CatalogSearcher {
             }
         }
         return kept
-    }
-
-    /// Ranks each of `items` (all matches) from its words.
-    private func rankEach(_ items: [UInt32], words: [QueryWord], into ranking: inout Ranking, in catalog: Catalog) {
-        var scorer = ItemScorer(words: words, catalog: catalog, wordStamps: wordStamps, stamp: stamp, wordMasks: wordMasks,
-                                exactMasks: exactMasks, wordTypos: wordTypos)
-        for (position, item) in items.enumerated() {
-            if position & 1023 == 1023, ranking.isOutOfTime() { break }
-            if let rank = scorer.rank(item: Int(item)) { ranking.best.insert(rank, item) }
-        }
     }
 }
 

@@ -147,7 +147,7 @@ public struct CatalogSearcher: Sendable {
     }
 
     /// Ranks every candidate that matches from the forward index, keeping the best.
-    private func rank(_ candidates: [UInt32], words: [QueryWord], filters: [UInt32], facets: Set<Int>, in catalog: Catalog,
+    func rank(_ candidates: [UInt32], words: [QueryWord], filters: [UInt32], facets: Set<Int>, in catalog: Catalog,
                       into ranking: inout Ranking) {
         ranking.matches.reserveCapacity(min(candidates.count, 1 << 20))
         var scorer = ItemScorer(words: words, catalog: catalog, wordStamps: wordStamps, stamp: stamp, wordMasks: wordMasks,
