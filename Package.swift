@@ -27,6 +27,11 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(name: "TrawlKernels"),
         .target(name: "TrawlText", dependencies: ["TrawlKernels"]),
         .target(name: "TrawlMatch", dependencies: ["TrawlText", "TrawlKernels", "CPCRE2"]),
@@ -39,7 +44,7 @@ let package = Package(
             "TrawlText", "TrawlMatch", "TrawlFiles", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TrawlFind", dependencies: ["TrawlText", "TrawlMatch", "TrawlIndex"]),
-        .target(name: "TrawlCatalog", dependencies: ["TrawlFind", "TrawlIndex", "TrawlFiles"]),
+        .target(name: "TrawlCatalog", dependencies: ["TrawlFind", "TrawlIndex", "TrawlFiles", "CZlib"]),
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex", "TrawlCatalog"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles", "TrawlIndex", "TrawlCatalog"]),
         .executableTarget(name: "trawl", dependencies: ["TrawlCLI", "TrawlCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

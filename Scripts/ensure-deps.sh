@@ -5,6 +5,7 @@
 set -euo pipefail
 want=()
 pkg-config --exists libpcre2-8 2>/dev/null || want+=(pkg-config libpcre2-dev)
+pkg-config --exists zlib 2>/dev/null || want+=(pkg-config zlib1g-dev)
 for spec in "$@"; do
   package=${spec%%:*}; command=${spec#*:}
   command -v "$command" >/dev/null 2>&1 || want+=("$package")
@@ -17,8 +18,8 @@ if command -v apt-get >/dev/null 2>&1; then
   $sudo apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${want[@]}" >&2
 elif command -v brew >/dev/null 2>&1; then
-  brew install pcre2 >&2
+  brew install pcre2 zlib >&2
 else
-  echo "please install: ${want[*]} (PCRE2 8-bit development files)" >&2
+  echo "please install: ${want[*]} (PCRE2 8-bit and zlib development files)" >&2
   exit 2
 fi

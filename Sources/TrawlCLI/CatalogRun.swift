@@ -36,31 +36,13 @@ public struct CatalogBuildRun: Sendable {
             Console.error("\(items): \(error)")
             return 2
         }
-        var parsed: [CatalogItem] = []
-        var bad = 0
-        var lineNumber = 0
-        var fieldNames = Set(fields.map(\.name))
-        var fields = self.fields
-        for line in read.bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            lineNumber += 1
-            var line = line
-            if line.last == 0x0D { line = line.dropLast() }
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            guard let text = String(validating: line, as: UTF8.self) else {
-                Console.error("\(items):\(lineNumber): not valid UTF-8; line skipped")
-                bad += 1
-                continue
-            }
-            do {
-                let item = try CatalogItem(jsonLine: text)
-                for name in item.fields.keys.sorted() where fieldNames.insert(name).inserted { fields.append(CatalogField(name)) }
-                parsed.append(item)
-            } catch {
-                Console.error("\(items):\(lineNumber): \(error); line skipped")
-                bad += 1
-            }
-        }
-        var catalog = Catalog(fields: fields, items: parsed)
+        let lines = CatalogLines(parsing: read.bytes, fields: fields)
+        var catalog = Catalog(fields: fields, items: lines)
+        let summary = lines.summary
+        // A field that items have but no option named joins the searched fields: index again
+        // with it (rare: the usual fields are named or are the defaults).
+        if summary.fields != fields { catalog = Catalog(fields: summary.fields, items: catalog.allItems) }
+        for (line, reason) in summary.problems { Console.error("\(items):\(line): \(reason); line skipped") }
         catalog.scopeAttribute = scopeAttribute
         do {
             try CatalogStore.save(catalog, in: folder)
@@ -69,10 +51,10 @@ public struct CatalogBuildRun: Sendable {
             return 2
         }
         if stats {
-            Console.write("\(catalog.count) items from \(parsed.count) lines (\(bad) skipped), fields \(fields.map { "\($0.name)=\($0.weight)" }.joined(separator: ",")), "
+            Console.write("\(catalog.count) items from \(summary.itemCount) lines (\(summary.problems.count) skipped), fields \(summary.fields.map { "\($0.name)=\($0.weight)" }.joined(separator: ",")), "
                 + "stored in \(CatalogStore.path(in: folder)), \(formatSeconds(monotonicNanoseconds() - start))\n")
         }
-        return bad == 0 ? 0 : 2
+        return summary.problems.isEmpty ? 0 : 2
     }
 }
 

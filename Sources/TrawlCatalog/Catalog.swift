@@ -1,6 +1,6 @@
 /// A searchable collection of items: every word must match, the last one as a prefix, with typo
 /// tolerance, ranked like Meilisearch (typos, proximity, field weight, exactness), with highlights
-/// and facet counts. See ``search(_:)`` and ``CatalogSearcher``.
+/// and facet counts. ``CatalogSearcher/search(_:in:)`` searches it.
 ///
 /// A value: copying is cheap (copy on write) and a copy is a snapshot that a background search can
 /// read while the original is updated. Upsert, partial update and delete are incremental: an item's
@@ -43,10 +43,10 @@ public struct Catalog: Sendable {
 
     /// Attribute values, numbered; each item's values as a range of `itemValues`.
     var attributeNames: [String] = []
-    private var attributeNumbers: [String: Int] = [:]
+    private(set) var attributeNumbers: [String: Int] = [:]
     var valueAttribute: [Int] = []
     var valueStrings: [String] = []
-    private var valueNumbers: [CatalogFilter: UInt32] = [:]
+    private(set) var valueNumbers: [CatalogFilter: UInt32] = [:]
     var itemValues: [UInt32] = []
     var valueBounds: [UInt32] = [0]
     /// By value number: the internal numbers of the items with it, ascending.
@@ -87,7 +87,11 @@ public struct Catalog: Sendable {
 
     /// Every item, in the order their ids were first inserted.
     public var allItems: [CatalogItem] {
-        numbersByID.values.sorted { orders[Int($0)] < orders[Int($1)] }.compactMap { items[Int($0)] }
+        // Live numbers have distinct orders below nextOrder: placing each at its order sorts them
+        // in one pass.
+        var byOrder = [UInt32](repeating: .max, count: Int(nextOrder))
+        for number in isLive.indices where isLive[number] { byOrder[Int(orders[number])] = UInt32(number) }
+        return byOrder.compactMap { $0 == .max ? nil : items[Int($0)] }
     }
 
     /// The names of the attributes the items have, in order of first appearance.
@@ -235,7 +239,7 @@ public struct Catalog: Sendable {
     private mutating func compactIfWorthIt() {
         let retired = slotCount - count
         guard retired > max(1024, count) else { return }
-        let live = numbersByID.values.sorted { orders[Int($0)] < orders[Int($1)] }.compactMap { items[Int($0)] }
+        let live = allItems
         var fresh = Catalog(fields: fields)
         fresh.prefixPostingsMinimum = prefixPostingsMinimum
         fresh.upsert(contentsOf: live)

@@ -1,29 +1,28 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import SystemPackage
+import Dispatch
 import TrawlFiles
 import TrawlIndex
 
 /// The persisted form of a ``Catalog`` (`.trawl/catalog/catalog`), in the style of the tree index:
 ///
 /// ```
-/// header (36 bytes)  "TRAWLCT\0", u32 version = 1, u64 body length, u64 body checksum,
+/// header (36 bytes)  "TRAWLCT\0", u32 version = 2, u64 body length, u64 body checksum,
 ///                    u64 checksum of the 28 bytes before it
 /// body               varint field count, then each field: string name, zigzag weight;
 ///                    string scope attribute ("" for none);
-///                    varint item count, then each item in insertion order: string id,
-///                    varint field count, (string name, string text) each,
-///                    varint attribute count, (string name, varint value count, string values) each
+///                    varint attribute count, string names;
+///                    varint value count, then each value: varint attribute number, string text;
+///                    varint item count, varint block count, then the blocks (CatalogBlock) that
+///                    hold the items in insertion order
 /// ```
 /// Strings are a varint byte count and UTF-8 bytes; checksums are the tree index's FNV-1a. The
 /// items are stored, not the word index: loading indexes them again (Bench measures the rate),
-/// which keeps the file small and the format independent of the index's layout.
+/// which keeps the file small and the format independent of the index's layout. Names and
+/// attribute values are stored once and referenced by number, and the items go in deflated
+/// blocks that are written and read on all cores. Version 1 (every name and value as text in
+/// each item, nothing compressed) is still read.
 public enum CatalogFormat {
     static let magic: [UInt8] = Array("TRAWLCT\0".utf8)
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
     static let headerLength = 36
 
     /// The bytes of `catalog`.
@@ -31,32 +30,36 @@ public enum CatalogFormat {
         var body: [UInt8] = []
         TreeIndexFormat.appendVarint(UInt64(catalog.fields.count), to: &body)
         for field in catalog.fields {
-            appendString(field.name, to: &body)
+            CatalogBlock.appendString(field.name, to: &body)
             TreeIndexFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &body)
         }
-        appendString(catalog.scopeAttribute ?? "", to: &body)
-        let items = catalog.allItems
-        TreeIndexFormat.appendVarint(UInt64(items.count), to: &body)
-        for item in items {
-            appendString(item.id, to: &body)
-            TreeIndexFormat.appendVarint(UInt64(item.fields.count), to: &body)
-            for (name, text) in item.fields.sorted(by: { $0.key < $1.key }) {
-                appendString(name, to: &body)
-                appendString(text, to: &body)
-            }
-            TreeIndexFormat.appendVarint(UInt64(item.attributes.count), to: &body)
-            for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
-                appendString(name, to: &body)
-                TreeIndexFormat.appendVarint(UInt64(values.count), to: &body)
-                for value in values { appendString(value, to: &body) }
-            }
+        CatalogBlock.appendString(catalog.scopeAttribute ?? "", to: &body)
+        TreeIndexFormat.appendVarint(UInt64(catalog.attributeNames.count), to: &body)
+        for name in catalog.attributeNames { CatalogBlock.appendString(name, to: &body) }
+        TreeIndexFormat.appendVarint(UInt64(catalog.valueStrings.count), to: &body)
+        for (attribute, text) in zip(catalog.valueAttribute, catalog.valueStrings) {
+            TreeIndexFormat.appendVarint(UInt64(attribute), to: &body)
+            CatalogBlock.appendString(text, to: &body)
         }
+        let items = catalog.allItems
+        let blockCount = (items.count + CatalogBlock.itemsPerBlock - 1) / CatalogBlock.itemsPerBlock
+        TreeIndexFormat.appendVarint(UInt64(items.count), to: &body)
+        TreeIndexFormat.appendVarint(UInt64(blockCount), to: &body)
+        let blocks = SlotArray<[UInt8]>(count: blockCount)
+        let numbers = CatalogBlock.Numbers(catalog)
+        DispatchQueue.concurrentPerform(iterations: blockCount) { block in
+            let start = block * CatalogBlock.itemsPerBlock
+            blocks.set(block, CatalogBlock.encode(items[start..<min(items.count, start + CatalogBlock.itemsPerBlock)], numbers: numbers))
+        }
+        for block in 0..<blockCount { body += blocks.take(block)! }
         var out = magic
+        out.reserveCapacity(headerLength + body.count)
         TreeIndexFormat.appendUInt(UInt64(version), 4, to: &out)
         TreeIndexFormat.appendUInt(UInt64(body.count), 8, to: &out)
         TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(body[...]), 8, to: &out)
         TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(out[...]), 8, to: &out)
-        return out + body
+        out += body
+        return out
     }
 
     /// The catalog `bytes` hold; throws when they are not a catalog, of another version, truncated
@@ -64,7 +67,7 @@ public enum CatalogFormat {
     public static func decode(_ bytes: [UInt8]) throws(TreeIndexFormat.Error) -> Catalog {
         guard bytes.count >= headerLength, Array(bytes[0..<8]) == magic else { throw .notAnIndex }
         let version = UInt32(TreeIndexFormat.readUInt(bytes, 8, 4))
-        guard version == Self.version else { throw .unsupportedVersion(version) }
+        guard version == 1 || version == Self.version else { throw .unsupportedVersion(version) }
         guard TreeIndexFormat.readUInt(bytes, 28, 8) == TreeIndexFormat.checksum(bytes[0..<28]) else { throw .corrupt("header checksum") }
         let length = TreeIndexFormat.readUInt(bytes, 12, 8)
         guard length == UInt64(bytes.count - headerLength) else { throw .corrupt("truncated") }
@@ -72,73 +75,57 @@ public enum CatalogFormat {
         var reader = TreeIndexFormat.Reader(bytes: bytes, position: headerLength, end: bytes.count)
         var fields: [CatalogField] = []
         for _ in 0..<(try reader.count()) {
-            let name = try string(&reader)
+            let name = try CatalogBlock.string(&reader)
             fields.append(CatalogField(name, weight: try reader.zigzag()))
         }
         guard !fields.isEmpty else { throw .corrupt("no fields") }
-        let scope = try string(&reader)
-        var items: [CatalogItem] = []
-        for _ in 0..<(try reader.count()) {
-            var item = CatalogItem(id: try string(&reader))
-            for _ in 0..<(try reader.count()) {
-                let name = try string(&reader)
-                item.fields[name] = try string(&reader)
-            }
-            for _ in 0..<(try reader.count()) {
-                let name = try string(&reader)
-                var values: [String] = []
-                for _ in 0..<(try reader.count()) { values.append(try string(&reader)) }
-                item.attributes[name] = values
-            }
-            items.append(item)
-        }
+        let scope = try CatalogBlock.string(&reader)
+        let items = version == 1 ? try version1Items(&reader) : try items(&reader, of: bytes, fields: fields)
         guard reader.position == bytes.count else { throw .corrupt("trailing bytes") }
         var catalog = Catalog(fields: fields, items: items)
         catalog.scopeAttribute = scope.isEmpty ? nil : scope
         return catalog
     }
 
-    private static func appendString(_ string: String, to out: inout [UInt8]) {
-        TreeIndexFormat.appendVarint(UInt64(string.utf8.count), to: &out)
-        out += string.utf8
-    }
-
-    private static func string(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> String {
-        let bytes = try reader.bytes(try reader.count())
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .corrupt("text that is not UTF-8") }
-        return text
-    }
-}
-
-/// Where a catalog lives on disk and how it is written: `FOLDER/catalog`, replaced atomically.
-public enum CatalogStore {
-    /// The default folder, under the current folder's `.trawl/`.
-    public static let defaultFolder: FilePath = ".trawl/catalog"
-
-    /// The file holding the catalog stored in `folder`.
-    public static func path(in folder: FilePath) -> FilePath { folder.appending("catalog") }
-
-    /// Writes `catalog` into `folder` (created with its parents when missing), atomically.
-    public static func save(_ catalog: Catalog, in folder: FilePath) throws(Errno) {
-        try makeFolders(folder)
-        try TreeIndexStore.writeAtomically(CatalogFormat.encode(catalog), to: path(in: folder))
-    }
-
-    /// Reads the catalog stored in `folder`.
-    public static func load(from folder: FilePath) throws -> Catalog {
-        let descriptor = try FileDescriptor.open(path(in: folder), .readOnly, options: .closeOnExec)
-        let read = try descriptor.closeAfter { descriptor.readToEnd() }
-        if let error = read.error { throw error }
-        return try CatalogFormat.decode(read.bytes)
-    }
-
-    private static func makeFolders(_ folder: FilePath) throws(Errno) {
-        var path = folder.root.map { FilePath(root: $0) } ?? FilePath()
-        for component in folder.components {
-            path.append(component)
-            if case .failure = path.status() {
-                guard path.withPlatformString({ mkdir($0, 0o755) }) == 0 || errno == EEXIST else { throw Errno(rawValue: errno) }
-            }
+    private static func items(_ reader: inout TreeIndexFormat.Reader, of bytes: [UInt8], fields: [CatalogField]) throws(TreeIndexFormat.Error) -> [CatalogItem] {
+        var tables = CatalogBlock.Tables(fieldNames: fields.map(\.name), attributeNames: [], values: [])
+        for _ in 0..<(try reader.count()) { tables.attributeNames.append(try CatalogBlock.string(&reader)) }
+        for _ in 0..<(try reader.count()) {
+            let attribute = try reader.varint()
+            guard attribute < UInt64(tables.attributeNames.count) else { throw .corrupt("a value of no attribute") }
+            tables.values.append((Int(attribute), try CatalogBlock.string(&reader)))
         }
+        let itemCount = try reader.varint()
+        var extents: [CatalogBlock.Extent] = []
+        for _ in 0..<(try reader.count()) { extents.append(try CatalogBlock.Extent(&reader)) }
+        guard itemCount == UInt64(extents.reduce(0) { $0 + $1.itemCount }) else { throw .corrupt("item count") }
+        let blocks = SlotArray<Result<[CatalogItem], TreeIndexFormat.Error>>(count: extents.count)
+        DispatchQueue.concurrentPerform(iterations: extents.count) { [tables, extents] block in
+            blocks.set(block, Result { () throws(TreeIndexFormat.Error) in try CatalogBlock.decode(bytes, extents[block], tables: tables) })
+        }
+        var items: [CatalogItem] = []
+        items.reserveCapacity(Int(itemCount))
+        for block in extents.indices { items += try blocks.take(block)!.get() }
+        return items
+    }
+
+    /// Version 1: each item with its names and values as text.
+    private static func version1Items(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> [CatalogItem] {
+        var items: [CatalogItem] = []
+        for _ in 0..<(try reader.count()) {
+            var item = CatalogItem(id: try CatalogBlock.string(&reader))
+            for _ in 0..<(try reader.count()) {
+                let name = try CatalogBlock.string(&reader)
+                item.fields[name] = try CatalogBlock.string(&reader)
+            }
+            for _ in 0..<(try reader.count()) {
+                let name = try CatalogBlock.string(&reader)
+                var values: [String] = []
+                for _ in 0..<(try reader.count()) { values.append(try CatalogBlock.string(&reader)) }
+                item.attributes[name] = values
+            }
+            items.append(item)
+        }
+        return items
     }
 }

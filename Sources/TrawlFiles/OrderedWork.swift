@@ -7,14 +7,14 @@ import Dispatch
 import SystemPackage
 
 /// Items produced on one thread, handed out in order in batches.
-final class OrderedQueue<Item: Sendable, Finish: Sendable>: @unchecked Sendable { // all state is guarded by `mutex`
+public final class OrderedQueue<Item: Sendable, Finish: Sendable>: @unchecked Sendable { // all state is guarded by `mutex`
     private var items: [Item] = []
     private var head = 0
     private var finished: Finish?
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
 
-    init() {
+    public init() {
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&condition, nil)
     }
@@ -24,14 +24,14 @@ final class OrderedQueue<Item: Sendable, Finish: Sendable>: @unchecked Sendable 
         pthread_mutex_destroy(&mutex)
     }
 
-    func push(_ item: Item) {
+    public func push(_ item: Item) {
         pthread_mutex_lock(&mutex)
         items.append(item)
         pthread_cond_signal(&condition)
         pthread_mutex_unlock(&mutex)
     }
 
-    func finish(_ value: Finish) {
+    public func finish(_ value: Finish) {
         pthread_mutex_lock(&mutex)
         finished = value
         pthread_cond_broadcast(&condition)
@@ -39,7 +39,7 @@ final class OrderedQueue<Item: Sendable, Finish: Sendable>: @unchecked Sendable 
     }
 
     /// Up to `limit` items; waits while production goes on and nothing is ready; `nil` at the end.
-    func nextBatch(limit: Int) -> [Item]? {
+    public func nextBatch(limit: Int) -> [Item]? {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         while head == items.count && finished == nil { pthread_cond_wait(&condition, &mutex) }
@@ -55,7 +55,7 @@ final class OrderedQueue<Item: Sendable, Finish: Sendable>: @unchecked Sendable 
     }
 
     /// What production returned (valid once `nextBatch` returned `nil`).
-    var result: Finish {
+    public var result: Finish {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         return finished!

@@ -52,6 +52,39 @@ import TrawlCatalog
         #expect(scoped.stdout.hasPrefix("c\tgamma tool\n1 match"), "\(scoped.stdout)")
     }
 
+    /// Lines are parsed while earlier ones are indexed: a field first met late still becomes a
+    /// searched field, and a bad line far in keeps its number.
+    @Test func aFieldFirstMetLateIsSearchedAndLateBadLinesKeepTheirNumber() throws {
+        let folder = try freshFolder()
+        let items = folder.appendingPathComponent("items.jsonl")
+        var lines: [String] = []
+        var parsed: [CatalogItem] = []
+        for number in 0..<3000 {
+            if number == 2100 {
+                lines.append("{\"id\": \"broken\"")
+                continue
+            }
+            let notes = number >= 2500 && number % 7 == 0 ? ", \"notes\": \"quokka \(number)\"" : ""
+            lines.append("{\"id\": \"p\(number)\", \"fields\": {\"title\": \"package \(number % 97)\", \"body\": \"tool quokka\(number % 5)\"\(notes)}}")
+            parsed.append(try CatalogItem(jsonLine: lines.last!))
+        }
+        try Data(lines.joined(separator: "\n").utf8).write(to: items)
+        let build = try trawl(["catalog", "build", "--stats", items.path], in: folder)
+        #expect(build.status == 2)
+        #expect(build.stderr.contains("items.jsonl:2101: not JSON"), "\(build.stderr)")
+        #expect(build.stdout.hasPrefix("2999 items from 2999 lines (1 skipped), fields title=2,body=1,notes=1"), "\(build.stdout)")
+        let run = try trawl(["catalog", "search", "--json", "--limit", "100", "quokka"], in: folder)
+        let ids = run.stdout.split(separator: "\n").compactMap { line -> String? in
+            let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            return object["type"] as? String == "result" ? object["id"] as? String : nil
+        }
+        let catalog = Catalog(fields: [CatalogField("title", weight: 2), CatalogField("body", weight: 1), CatalogField("notes")], items: parsed)
+        var searcher = CatalogSearcher()
+        let expected = searcher.search(CatalogQuery(text: "quokka", limit: 100), in: catalog)
+        #expect(!ids.isEmpty && ids == expected.hits.map(\.id))
+        #expect(ids.contains("p2506"))
+    }
+
     /// A build that cannot write leaves the stored catalog as it was; a damaged catalog is
     /// reported, never searched.
     @Test func aFailedBuildKeepsTheCatalogAndDamageIsReported() throws {

@@ -26,6 +26,14 @@ struct CatalogBench {
         })
         report.add(build)
         report.note("catalog.build: \(Int(Double(items.count) / (build.median / 1000))) items/s (without reading the JSON)")
+        var stored: [UInt8] = []
+        let storeRuns = max(1, min(runs, 3))
+        report.add(Figure(name: "catalog.store.save", unit: "ms", samples: measureMilliseconds(runs: storeRuns) { stored = CatalogFormat.encode(catalog) }))
+        report.add(Figure(name: "catalog.store.load", unit: "ms", samples: measureMilliseconds(runs: storeRuns) {
+            precondition((try? CatalogFormat.decode(stored))?.count == catalog.count, "the stored catalog does not load")
+        }))
+        report.add(Figure(name: "catalog.size", unit: "MB", samples: [Double(stored.count) / 1e6]))
+        report.note("catalog.size: \(String(format: "%.1f", Double(stored.count) / 1e6)) MB stored (CatalogFormat v\(CatalogFormat.version)); loading inflates and indexes the items again")
         let queries = try loadQueries(items: items)
         report.note("catalog: \(queries.count) queries, \(queries.filter(\.typo).count) with a typo, typed a key at a time; top 50 per keystroke")
         var finalCounts: [String: Int] = [:]
@@ -97,6 +105,7 @@ struct CatalogBench {
             report.add(Figure(name: "catalog.keystroke.p50.\(peer)", unit: "ms", samples: [number("p50_ms")]))
             report.add(Figure(name: "catalog.keystroke.p99.\(peer)", unit: "ms", samples: [number("p99_ms")]))
             report.add(Figure(name: "catalog.keystroke.max.\(peer)", unit: "ms", samples: [number("max_ms")]))
+            report.add(Figure(name: "catalog.size.\(peer)", unit: "MB", samples: [number("index_mb")]))
             report.agree("catalog.keystroke.p50", peer: peer, equal: equal == compared,
                          "clean queries with the same match count: \(equal) of \(compared)")
             report.note("catalog peer \(peer) \(result["version"] ?? ""): build \(Int(number("build_items_per_s"))) items/s into \(String(format: "%.1f", number("index_mb"))) MB; "
