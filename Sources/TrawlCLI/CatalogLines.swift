@@ -3,8 +3,9 @@ import TrawlCatalog
 import TrawlFiles
 
 /// The items of a JSON Lines text (one object per line), parsed on another core while the caller
-/// indexes those already parsed: parsing is about a third of a build, indexing has to be in order
-/// on one core, so the two overlap instead of one waiting for the other. A sequence to iterate once.
+/// indexes those already parsed: indexing has to be in order on one core, so parsing (about a
+/// third of a build) overlaps it instead of coming first. The same core then writes the items in
+/// the stored form (``CatalogWriter``), so saving overlaps it too. A sequence to iterate once.
 struct CatalogLines: Sequence, Sendable {
     /// What parsing found besides the items, known once they have all been read.
     struct Summary: Sendable {
@@ -14,6 +15,8 @@ struct CatalogLines: Sequence, Sendable {
         var itemCount = 0
         /// Lines skipped: their number (from 1) and why.
         var problems: [(line: Int, reason: String)] = []
+        /// The items in the stored form, with the given fields.
+        var stored: CatalogWriter
     }
 
     private let queue = OrderedQueue<[CatalogItem], Summary>()
@@ -31,7 +34,7 @@ struct CatalogLines: Sequence, Sendable {
     }
 
     private static func parse(_ bytes: [UInt8], fields: [CatalogField], into queue: OrderedQueue<[CatalogItem], Summary>) {
-        var summary = Summary(fields: fields)
+        var summary = Summary(fields: fields, stored: CatalogWriter(fields: fields))
         var fieldNames = Set(fields.map(\.name))
         var batch: [CatalogItem] = []
         var lineNumber = 0
@@ -51,6 +54,7 @@ struct CatalogLines: Sequence, Sendable {
                 summary.itemCount += 1
                 if batch.count == 1024 {
                     queue.push(batch)
+                    for item in batch { summary.stored.append(item) }
                     batch = []
                 }
             } catch {
@@ -58,6 +62,7 @@ struct CatalogLines: Sequence, Sendable {
             }
         }
         if !batch.isEmpty { queue.push(batch) }
+        for item in batch { summary.stored.append(item) }
         queue.finish(summary)
     }
 

@@ -12,10 +12,11 @@ import TrawlIndex
 ///             attributes: per item, varint count, then (name reference, varint value count,
 ///                         value references) each
 /// ```
-/// A reference below the count of the catalog's table (its searched fields, attribute names or
-/// attribute values) names that entry; above it, an entry of the block's local strings, for names
-/// and values the catalog's tables do not hold (an attribute whose every list is empty, a field
-/// that is not searched).
+/// A reference is a number times two for an entry of the catalog's tables (its searched fields,
+/// attribute names, attribute values), or an index times two plus one for an entry of the block's
+/// local strings: names and values the tables do not hold (an attribute whose every list is
+/// empty, a field that is not searched). Attributes go in name order, so equal items give equal
+/// bytes.
 enum CatalogBlock {
     static let itemsPerBlock = 1024
 
@@ -27,21 +28,58 @@ enum CatalogBlock {
         var values: [(attribute: Int, text: String)]
     }
 
-    /// The numbers of a catalog's names and values, for encoding its blocks without copying it.
+    /// The numbers of the names and values blocks reference.
     struct Numbers: Sendable {
         var fieldNames: [String]
         var attributes: [String: Int]
         var values: [CatalogFilter: UInt32]
+        /// Whether an attribute or value missing from the tables joins them (a writer numbering
+        /// them as items come, as a catalog does) or goes to the block's local strings (blocks
+        /// encoded in parallel against a catalog's own tables).
+        let grows: Bool
+        /// When growing: the attribute names and values in number order.
+        var attributeNames: [String] = []
+        var valueList: [(attribute: Int, text: String)] = []
 
+        /// A catalog's own tables, fixed.
         init(_ catalog: Catalog) {
             fieldNames = catalog.fields.map(\.name)
             attributes = catalog.attributeNumbers
             values = catalog.valueNumbers
+            grows = false
+        }
+
+        /// Empty tables that grow.
+        init(fields: [CatalogField]) {
+            fieldNames = fields.map(\.name)
+            attributes = [:]
+            values = [:]
+            grows = true
+        }
+
+        /// The number of `value` of `attribute`, adding both when growing (in the order a
+        /// catalog numbers them: an attribute with its first value).
+        mutating func number(of value: String, attribute name: String) -> UInt32? {
+            let filter = CatalogFilter(name, value)
+            if let number = values[filter] { return number }
+            guard grows else { return nil }
+            let attribute: Int
+            if let known = attributes[name] {
+                attribute = known
+            } else {
+                attribute = attributeNames.count
+                attributes[name] = attribute
+                attributeNames.append(name)
+            }
+            let number = UInt32(valueList.count)
+            values[filter] = number
+            valueList.append((attribute, value))
+            return number
         }
     }
 
-    /// `items` as a stored block, referencing the catalog's tables by `numbers`.
-    static func encode(_ items: ArraySlice<CatalogItem>, numbers: Numbers) -> [UInt8] {
+    /// `items` as a stored block, referencing the tables of `numbers`.
+    static func encode(_ items: ArraySlice<CatalogItem>, numbers: inout Numbers) -> [UInt8] {
         var locals = LocalStrings()
         var columns = [UInt8]()
         var texts: [[UInt8]] = []
@@ -50,29 +88,26 @@ enum CatalogBlock {
         for item in items {
             references.removeAll(keepingCapacity: true)
             for name in item.fields.keys {
-                references.append(numbers.fieldNames.firstIndex(of: name) ?? numbers.fieldNames.count + locals.number(of: name))
+                references.append(numbers.fieldNames.firstIndex(of: name).map { $0 << 1 } ?? locals.reference(to: name))
             }
             references.sort()
             TreeIndexFormat.appendVarint(UInt64(references.count), to: &columns)
             for reference in references {
                 TreeIndexFormat.appendVarint(UInt64(reference), to: &columns)
-                let name = reference < numbers.fieldNames.count ? numbers.fieldNames[reference] : locals.strings[reference - numbers.fieldNames.count]
+                let name = reference & 1 == 0 ? numbers.fieldNames[reference >> 1] : locals.strings[reference >> 1]
                 while texts.count <= reference { texts.append([]) }
                 appendString(item.fields[name]!, to: &texts[reference])
             }
         }
         for column in texts { columns += column }
-        let attributeCount = numbers.attributes.count, valueCount = numbers.values.count
         for item in items {
             TreeIndexFormat.appendVarint(UInt64(item.attributes.count), to: &columns)
-            for (name, values) in item.attributes {
-                let attribute = numbers.attributes[name]
-                TreeIndexFormat.appendVarint(UInt64(attribute ?? attributeCount + locals.number(of: name)), to: &columns)
+            for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
+                var numbered: [Int] = []
+                for value in values { numbered.append(numbers.number(of: value, attribute: name).map { Int($0) << 1 } ?? locals.reference(to: value)) }
+                TreeIndexFormat.appendVarint(UInt64(numbers.attributes[name].map { $0 << 1 } ?? locals.reference(to: name)), to: &columns)
                 TreeIndexFormat.appendVarint(UInt64(values.count), to: &columns)
-                for value in values {
-                    let number = attribute == nil ? nil : numbers.values[CatalogFilter(name, value)]
-                    TreeIndexFormat.appendVarint(UInt64(number.map(Int.init) ?? valueCount + locals.number(of: value)), to: &columns)
-                }
+                for reference in numbered { TreeIndexFormat.appendVarint(UInt64(reference), to: &columns) }
             }
         }
         var raw: [UInt8] = []
@@ -114,10 +149,14 @@ enum CatalogBlock {
         var reader = TreeIndexFormat.Reader(bytes: raw, end: raw.count)
         var locals: [String] = []
         for _ in 0..<(try reader.count()) { locals.append(try string(&reader)) }
+        func local(_ reference: UInt64) throws(TreeIndexFormat.Error) -> String {
+            guard reference >> 1 < UInt64(locals.count) else { throw .corrupt("bad reference") }
+            return locals[Int(reference >> 1)]
+        }
         func name(_ reference: UInt64, in table: [String]) throws(TreeIndexFormat.Error) -> String {
-            if reference < UInt64(table.count) { return table[Int(reference)] }
-            guard reference - UInt64(table.count) < UInt64(locals.count) else { throw .corrupt("bad reference") }
-            return locals[Int(reference) - table.count]
+            guard reference & 1 == 0 else { return try local(reference) }
+            guard reference >> 1 < UInt64(table.count) else { throw .corrupt("bad reference") }
+            return table[Int(reference >> 1)]
         }
         var items: [CatalogItem] = []
         items.reserveCapacity(extent.itemCount)
@@ -146,12 +185,13 @@ enum CatalogBlock {
                 var values: [String] = []
                 for _ in 0..<(try reader.count()) {
                     let reference = try reader.varint()
-                    if reference < UInt64(tables.values.count) {
-                        let value = tables.values[Int(reference)]
-                        guard UInt64(value.attribute) == attributeReference else { throw .corrupt("a value of another attribute") }
+                    if reference & 1 == 0 {
+                        guard reference >> 1 < UInt64(tables.values.count) else { throw .corrupt("bad reference") }
+                        let value = tables.values[Int(reference >> 1)]
+                        guard UInt64(value.attribute) << 1 == attributeReference else { throw .corrupt("a value of another attribute") }
                         values.append(value.text)
                     } else {
-                        values.append(try name(reference - UInt64(tables.values.count), in: []))
+                        values.append(try local(reference))
                     }
                 }
                 guard items[item].attributes.updateValue(values, forKey: attribute) == nil else { throw .corrupt("an attribute twice") }
@@ -177,11 +217,12 @@ enum CatalogBlock {
         var strings: [String] = []
         private var numbers: [String: Int] = [:]
 
-        mutating func number(of string: String) -> Int {
-            if let number = numbers[string] { return number }
+        /// The reference to `string` (odd: local), adding it when new.
+        mutating func reference(to string: String) -> Int {
+            if let number = numbers[string] { return number << 1 | 1 }
             numbers[string] = strings.count
             strings.append(string)
-            return strings.count - 1
+            return (strings.count - 1) << 1 | 1
         }
     }
 }

@@ -25,33 +25,43 @@ public enum CatalogFormat {
     public static let version: UInt32 = 2
     static let headerLength = 36
 
-    /// The bytes of `catalog`.
+    /// The bytes of `catalog`; its blocks are encoded on all cores.
     public static func encode(_ catalog: Catalog) -> [UInt8] {
-        var body: [UInt8] = []
-        TreeIndexFormat.appendVarint(UInt64(catalog.fields.count), to: &body)
-        for field in catalog.fields {
-            CatalogBlock.appendString(field.name, to: &body)
-            TreeIndexFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &body)
-        }
-        CatalogBlock.appendString(catalog.scopeAttribute ?? "", to: &body)
-        TreeIndexFormat.appendVarint(UInt64(catalog.attributeNames.count), to: &body)
-        for name in catalog.attributeNames { CatalogBlock.appendString(name, to: &body) }
-        TreeIndexFormat.appendVarint(UInt64(catalog.valueStrings.count), to: &body)
-        for (attribute, text) in zip(catalog.valueAttribute, catalog.valueStrings) {
-            TreeIndexFormat.appendVarint(UInt64(attribute), to: &body)
-            CatalogBlock.appendString(text, to: &body)
-        }
         let items = catalog.allItems
         let blockCount = (items.count + CatalogBlock.itemsPerBlock - 1) / CatalogBlock.itemsPerBlock
-        TreeIndexFormat.appendVarint(UInt64(items.count), to: &body)
-        TreeIndexFormat.appendVarint(UInt64(blockCount), to: &body)
         let blocks = SlotArray<[UInt8]>(count: blockCount)
         let numbers = CatalogBlock.Numbers(catalog)
         DispatchQueue.concurrentPerform(iterations: blockCount) { block in
             let start = block * CatalogBlock.itemsPerBlock
-            blocks.set(block, CatalogBlock.encode(items[start..<min(items.count, start + CatalogBlock.itemsPerBlock)], numbers: numbers))
+            var fixed = numbers
+            blocks.set(block, CatalogBlock.encode(items[start..<min(items.count, start + CatalogBlock.itemsPerBlock)], numbers: &fixed))
         }
-        for block in 0..<blockCount { body += blocks.take(block)! }
+        return assemble(fields: catalog.fields, scopeAttribute: catalog.scopeAttribute, attributeNames: catalog.attributeNames,
+                        values: Array(zip(catalog.valueAttribute, catalog.valueStrings)), itemCount: items.count,
+                        blocks: (0..<blockCount).map { blocks.take($0)! })
+    }
+
+    /// The header and body around encoded blocks.
+    static func assemble(fields: [CatalogField], scopeAttribute: String?, attributeNames: [String], values: [(Int, String)],
+                         itemCount: Int, blocks: [[UInt8]]) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(blocks.reduce(0) { $0 + $1.count } + 64 * (values.count + fields.count + attributeNames.count))
+        TreeIndexFormat.appendVarint(UInt64(fields.count), to: &body)
+        for field in fields {
+            CatalogBlock.appendString(field.name, to: &body)
+            TreeIndexFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &body)
+        }
+        CatalogBlock.appendString(scopeAttribute ?? "", to: &body)
+        TreeIndexFormat.appendVarint(UInt64(attributeNames.count), to: &body)
+        for name in attributeNames { CatalogBlock.appendString(name, to: &body) }
+        TreeIndexFormat.appendVarint(UInt64(values.count), to: &body)
+        for (attribute, text) in values {
+            TreeIndexFormat.appendVarint(UInt64(attribute), to: &body)
+            CatalogBlock.appendString(text, to: &body)
+        }
+        TreeIndexFormat.appendVarint(UInt64(itemCount), to: &body)
+        TreeIndexFormat.appendVarint(UInt64(blocks.count), to: &body)
+        for block in blocks { body += block }
         var out = magic
         out.reserveCapacity(headerLength + body.count)
         TreeIndexFormat.appendUInt(UInt64(version), 4, to: &out)

@@ -85,6 +85,24 @@ import TrawlCatalog
         #expect(ids.contains("p2506"))
     }
 
+    /// A repeated id keeps its last line, in the place of its first (the catalog's upsert); the
+    /// replaced line is not stored.
+    @Test func aRepeatedIdKeepsItsLastLine() throws {
+        let folder = try freshFolder()
+        let items = folder.appendingPathComponent("items.jsonl")
+        let lines = (0..<2000).map { "{\"id\": \"p\($0)\", \"fields\": {\"title\": \"walrus \($0)\"}}" }
+            + ["{\"id\": \"p7\", \"fields\": {\"title\": \"narwhal\"}, \"attributes\": {\"section\": \"sea\"}}"]
+        try Data(lines.joined(separator: "\n").utf8).write(to: items)
+        let build = try trawl(["catalog", "build", "--stats", items.path], in: folder)
+        #expect(build.status == 0 && build.stdout.hasPrefix("2000 items from 2001 lines"), "\(build.stdout)\(build.stderr)")
+        let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(".trawl/catalog/catalog")))
+        let stored = try CatalogFormat.decode(bytes)
+        #expect(stored.count == 2000 && stored.allItems[7] == CatalogItem(id: "p7", fields: ["title": "narwhal"], attributes: ["section": ["sea"]]))
+        #expect(bytes == CatalogFormat.encode(stored), "the replaced line is not stored")
+        #expect(try trawl(["catalog", "search", "walrus 7"], in: folder).stdout.hasPrefix("p70\t"))
+        #expect(try trawl(["catalog", "search", "narwhal"], in: folder).stdout.hasPrefix("p7\tnarwhal\n1 match"))
+    }
+
     /// A build that cannot write leaves the stored catalog as it was; a damaged catalog is
     /// reported, never searched.
     @Test func aFailedBuildKeepsTheCatalogAndDamageIsReported() throws {

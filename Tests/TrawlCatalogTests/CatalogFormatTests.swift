@@ -52,6 +52,32 @@ import TrawlTestSupport
         #expect(searcher.search(query, in: decoded).hits.map(\.id) == other.search(query, in: catalog).hits.map(\.id))
     }
 
+    /// The writer (items as they come, no catalog) gives the bytes of the catalog of the same items.
+    @Test(arguments: [0, 5, 1024, 2500])
+    func aWriterGivesTheBytesOfTheCatalogOfTheSameItems(count: Int) throws {
+        var random = SeededGenerator(seed: UInt64(count) + 99)
+        let fields = [CatalogField("title", weight: 3), CatalogField("body", weight: -1)]
+        var writer = CatalogWriter(fields: fields)
+        var items: [CatalogItem] = []
+        for number in 0..<count {
+            var item = CatalogDifferentialTests.randomItem(&random, id: number)
+            switch number % 9 {
+            case 0: item.fields["notes"] = "un-searched"
+            case 1: item.attributes["empty"] = []
+            case 2: item.attributes["kind"] = ["net", "a", "net"]
+            default: break
+            }
+            items.append(item)
+            writer.append(item)
+        }
+        var catalog = Catalog(fields: fields, items: items)
+        catalog.scopeAttribute = "kind"
+        let written = writer.bytes(scopeAttribute: "kind")
+        #expect(writer.count == count)
+        #expect(written == CatalogFormat.encode(catalog))
+        #expect(try CatalogFormat.decode(written).allItems == items)
+    }
+
     @Test func theItemsAreStoredCompressedWithNamesAndValuesOnce() {
         var catalog = Catalog()
         let words = ["stream", "parser", "network", "render", "library", "python", "tools", "data"]
