@@ -18,6 +18,7 @@ public struct CatalogBuildRun: Sendable {
     public init() {}
 
     /// Runs it; returns the exit code (0 built, 2 a line was bad or the catalog could not be written).
+    /// The process's last step: the catalog it built stays in memory until the process ends.
     public func run() -> Int32 {
         let start = monotonicNanoseconds()
         let read: (bytes: [UInt8], error: Errno?)
@@ -60,6 +61,7 @@ public struct CatalogBuildRun: Sendable {
             Console.write("\(catalog.count) items from \(summary.itemCount) lines (\(summary.problems.count) skipped), fields \(summary.fields.map { "\($0.name)=\($0.weight)" }.joined(separator: ",")), "
                 + "stored in \(CatalogStore.path(in: folder)), \(formatSeconds(monotonicNanoseconds() - start))\n")
         }
+        keepUntilExit(catalog)
         return summary.problems.isEmpty ? 0 : 2
     }
 }

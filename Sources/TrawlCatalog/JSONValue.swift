@@ -34,7 +34,7 @@ public enum JSONValue: Hashable, Sendable {
         self = try result.get()
     }
 
-    private struct Parser {
+    struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         static let maximumDepth = 512
@@ -96,7 +96,7 @@ public enum JSONValue: Hashable, Sendable {
             }
         }
 
-        private mutating func keyword(_ word: StaticString) throws(ParseError) {
+        mutating func keyword(_ word: StaticString) throws(ParseError) {
             let count = word.utf8CodeUnitCount
             guard index + count <= bytes.count,
                   UnsafeBufferPointer(start: word.utf8Start, count: count).elementsEqual(bytes[index..<(index + count)]) else {
@@ -105,7 +105,7 @@ public enum JSONValue: Hashable, Sendable {
             index += count
         }
 
-        private mutating func number() throws(ParseError) -> String {
+        mutating func number() throws(ParseError) -> String {
             let start = index
             if bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() else { throw error("expected digits") }
@@ -127,7 +127,7 @@ public enum JSONValue: Hashable, Sendable {
             return index > start
         }
 
-        private mutating func string() throws(ParseError) -> String {
+        mutating func string() throws(ParseError) -> String {
             index += 1 // the opening quote
             let start = index
             // The common case: no escapes, so the bytes are the string.
