@@ -34,6 +34,7 @@ struct CatalogBench {
         }))
         report.add(Figure(name: "catalog.size", unit: "MB", samples: [Double(stored.count) / 1e6]))
         report.note("catalog.size: \(String(format: "%.1f", Double(stored.count) / 1e6)) MB stored (CatalogFormat v\(CatalogFormat.version)); loading inflates and indexes the items again")
+        try timeWholeProcessBuild(items)
         let queries = try loadQueries(items: items)
         report.note("catalog: \(queries.count) queries, \(queries.filter(\.typo).count) with a typo, typed a key at a time; top 50 per keystroke")
         var finalCounts: [String: Int] = [:]
@@ -113,6 +114,39 @@ struct CatalogBench {
                 + "typo recall@50 \(String(format: "%.2f", number("typo_recall50"))), clean \(String(format: "%.2f", number("clean_recall50"))); "
                 + "clean queries with the same match count as ours: \(equal) of \(compared)")
         }
+    }
+
+    /// `trawl catalog build` as a user runs it, JSON Lines (the issue's form) in, the stored
+    /// catalog out: reading, parsing, indexing and saving.
+    private func timeWholeProcessBuild(_ items: [CatalogItem]) throws {
+        let trawl = try buildTrawl()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-bench-catalog-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let file = work.appendingPathComponent("items.jsonl")
+        var lines = ""
+        for item in items {
+            let fields = item.fields.sorted { $0.key < $1.key }.map { "\(jsonString($0.key)): \(jsonString($0.value))" }
+            let attributes = item.attributes.sorted { $0.key < $1.key }.map { "\(jsonString($0.key)): [\($0.value.map(jsonString).joined(separator: ", "))]" }
+            lines += "{\"id\": \(jsonString(item.id)), \"fields\": {\(fields.joined(separator: ", "))}, \"attributes\": {\(attributes.joined(separator: ", "))}}\n"
+        }
+        try Data(lines.utf8).write(to: file)
+        let timed = try timeCommand("catalog.build.process", [trawl, "catalog", "build", "--stats", "--catalog", work.appendingPathComponent("store").path, file.path],
+                                    runs: max(1, min(runs, 3)), report: report)
+        report.note("catalog.build.process: \(Int(Double(items.count) / (timed.figure.median / 1000))) items/s, whole process from JSON Lines (\(timed.output))")
+    }
+
+    private func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     private func percentile(_ sorted: [Double], _ p: Double) -> Double {
