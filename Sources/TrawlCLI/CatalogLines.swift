@@ -37,6 +37,13 @@ struct CatalogLines: Sequence, Sendable {
         var summary = Summary(fields: fields, stored: CatalogWriter(fields: fields))
         var fieldNames = Set(fields.map(\.name))
         var batch: [CatalogItem] = []
+        // Hands a batch to the indexer, then writes it in the stored form meanwhile.
+        func ship() {
+            guard !batch.isEmpty else { return }
+            queue.push(batch)
+            for item in batch { summary.stored.append(item) }
+            batch = []
+        }
         var lineNumber = 0
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -52,17 +59,12 @@ struct CatalogLines: Sequence, Sendable {
                 for name in item.fields.keys.sorted() where fieldNames.insert(name).inserted { summary.fields.append(CatalogField(name)) }
                 batch.append(item)
                 summary.itemCount += 1
-                if batch.count == 1024 {
-                    queue.push(batch)
-                    for item in batch { summary.stored.append(item) }
-                    batch = []
-                }
+                if batch.count == 1024 { ship() }
             } catch {
                 summary.problems.append((lineNumber, "\(error)"))
             }
         }
-        if !batch.isEmpty { queue.push(batch) }
-        for item in batch { summary.stored.append(item) }
+        ship()
         queue.finish(summary)
     }
 

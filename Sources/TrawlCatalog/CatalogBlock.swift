@@ -28,22 +28,20 @@ enum CatalogBlock {
         var values: [(attribute: Int, text: String)]
     }
 
-    /// The numbers of the names and values blocks reference.
+    /// The tables blocks reference, and the numbers of their entries.
     struct Numbers: Sendable {
-        var fieldNames: [String]
+        var tables: Tables
         var attributes: [String: Int]
         var values: [CatalogFilter: UInt32]
         /// Whether an attribute or value missing from the tables joins them (a writer numbering
         /// them as items come, as a catalog does) or goes to the block's local strings (blocks
         /// encoded in parallel against a catalog's own tables).
         let grows: Bool
-        /// When growing: the attribute names and values in number order.
-        var attributeNames: [String] = []
-        var valueList: [(attribute: Int, text: String)] = []
 
         /// A catalog's own tables, fixed.
         init(_ catalog: Catalog) {
-            fieldNames = catalog.fields.map(\.name)
+            tables = Tables(fieldNames: catalog.fields.map(\.name), attributeNames: catalog.attributeNames,
+                            values: zip(catalog.valueAttribute, catalog.valueStrings).map { ($0, $1) })
             attributes = catalog.attributeNumbers
             values = catalog.valueNumbers
             grows = false
@@ -51,7 +49,7 @@ enum CatalogBlock {
 
         /// Empty tables that grow.
         init(fields: [CatalogField]) {
-            fieldNames = fields.map(\.name)
+            tables = Tables(fieldNames: fields.map(\.name), attributeNames: [], values: [])
             attributes = [:]
             values = [:]
             grows = true
@@ -67,13 +65,13 @@ enum CatalogBlock {
             if let known = attributes[name] {
                 attribute = known
             } else {
-                attribute = attributeNames.count
+                attribute = tables.attributeNames.count
                 attributes[name] = attribute
-                attributeNames.append(name)
+                tables.attributeNames.append(name)
             }
-            let number = UInt32(valueList.count)
+            let number = UInt32(tables.values.count)
             values[filter] = number
-            valueList.append((attribute, value))
+            tables.values.append((attribute, value))
             return number
         }
     }
@@ -84,17 +82,18 @@ enum CatalogBlock {
         var columns = [UInt8]()
         var texts: [[UInt8]] = []
         for item in items { appendString(item.id, to: &columns) }
+        let fieldNames = numbers.tables.fieldNames
         var references: [Int] = []
         for item in items {
             references.removeAll(keepingCapacity: true)
             for name in item.fields.keys {
-                references.append(numbers.fieldNames.firstIndex(of: name).map { $0 << 1 } ?? locals.reference(to: name))
+                references.append(fieldNames.firstIndex(of: name).map { $0 << 1 } ?? locals.reference(to: name))
             }
             references.sort()
             TreeIndexFormat.appendVarint(UInt64(references.count), to: &columns)
             for reference in references {
                 TreeIndexFormat.appendVarint(UInt64(reference), to: &columns)
-                let name = reference & 1 == 0 ? numbers.fieldNames[reference >> 1] : locals.strings[reference >> 1]
+                let name = reference & 1 == 0 ? fieldNames[reference >> 1] : locals.strings[reference >> 1]
                 while texts.count <= reference { texts.append([]) }
                 appendString(item.fields[name]!, to: &texts[reference])
             }
@@ -103,11 +102,12 @@ enum CatalogBlock {
         for item in items {
             TreeIndexFormat.appendVarint(UInt64(item.attributes.count), to: &columns)
             for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
-                var numbered: [Int] = []
-                for value in values { numbered.append(numbers.number(of: value, attribute: name).map { Int($0) << 1 } ?? locals.reference(to: value)) }
+                // Values first: when growing, the attribute is numbered with its first value.
+                references.removeAll(keepingCapacity: true)
+                for value in values { references.append(numbers.number(of: value, attribute: name).map { Int($0) << 1 } ?? locals.reference(to: value)) }
                 TreeIndexFormat.appendVarint(UInt64(numbers.attributes[name].map { $0 << 1 } ?? locals.reference(to: name)), to: &columns)
                 TreeIndexFormat.appendVarint(UInt64(values.count), to: &columns)
-                for reference in numbered { TreeIndexFormat.appendVarint(UInt64(reference), to: &columns) }
+                for reference in references { TreeIndexFormat.appendVarint(UInt64(reference), to: &columns) }
             }
         }
         var raw: [UInt8] = []

@@ -36,26 +36,25 @@ public enum CatalogFormat {
             var fixed = numbers
             blocks.set(block, CatalogBlock.encode(items[start..<min(items.count, start + CatalogBlock.itemsPerBlock)], numbers: &fixed))
         }
-        return assemble(fields: catalog.fields, scopeAttribute: catalog.scopeAttribute, attributeNames: catalog.attributeNames,
-                        values: Array(zip(catalog.valueAttribute, catalog.valueStrings)), itemCount: items.count,
+        return assemble(fields: catalog.fields, scopeAttribute: catalog.scopeAttribute, tables: numbers.tables, itemCount: items.count,
                         blocks: (0..<blockCount).map { blocks.take($0)! })
     }
 
     /// The header and body around encoded blocks.
-    static func assemble(fields: [CatalogField], scopeAttribute: String?, attributeNames: [String], values: [(Int, String)],
-                         itemCount: Int, blocks: [[UInt8]]) -> [UInt8] {
+    static func assemble(fields: [CatalogField], scopeAttribute: String?, tables: CatalogBlock.Tables, itemCount: Int,
+                         blocks: [[UInt8]]) -> [UInt8] {
         var body: [UInt8] = []
-        body.reserveCapacity(blocks.reduce(0) { $0 + $1.count } + 64 * (values.count + fields.count + attributeNames.count))
+        body.reserveCapacity(blocks.reduce(0) { $0 + $1.count } + 64 * (tables.values.count + fields.count + tables.attributeNames.count))
         TreeIndexFormat.appendVarint(UInt64(fields.count), to: &body)
         for field in fields {
             CatalogBlock.appendString(field.name, to: &body)
             TreeIndexFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &body)
         }
         CatalogBlock.appendString(scopeAttribute ?? "", to: &body)
-        TreeIndexFormat.appendVarint(UInt64(attributeNames.count), to: &body)
-        for name in attributeNames { CatalogBlock.appendString(name, to: &body) }
-        TreeIndexFormat.appendVarint(UInt64(values.count), to: &body)
-        for (attribute, text) in values {
+        TreeIndexFormat.appendVarint(UInt64(tables.attributeNames.count), to: &body)
+        for name in tables.attributeNames { CatalogBlock.appendString(name, to: &body) }
+        TreeIndexFormat.appendVarint(UInt64(tables.values.count), to: &body)
+        for (attribute, text) in tables.values {
             TreeIndexFormat.appendVarint(UInt64(attribute), to: &body)
             CatalogBlock.appendString(text, to: &body)
         }

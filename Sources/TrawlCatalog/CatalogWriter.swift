@@ -30,8 +30,7 @@ public struct CatalogWriter: Sendable {
     public func bytes(scopeAttribute: String?) -> [UInt8] {
         var finished = self
         finished.flush()
-        return CatalogFormat.assemble(fields: fields, scopeAttribute: scopeAttribute, attributeNames: finished.numbers.attributeNames,
-                                      values: finished.numbers.valueList.map { ($0.attribute, $0.text) }, itemCount: count,
+        return CatalogFormat.assemble(fields: fields, scopeAttribute: scopeAttribute, tables: finished.numbers.tables, itemCount: count,
                                       blocks: finished.blocks)
     }
 
