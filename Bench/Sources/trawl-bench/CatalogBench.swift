@@ -37,6 +37,7 @@ struct CatalogBench {
         try timeWholeProcessBuild(items)
         let queries = try loadQueries(items: items)
         report.note("catalog: \(queries.count) queries, \(queries.filter(\.typo).count) with a typo, typed a key at a time; top 50 per keystroke")
+        reportRecallCeiling(queries: queries, items: items)
         var finalCounts: [String: Int] = [:]
         var ourFinalCounts: [String: Int] = [:]
         for withFacets in [true, false] {
@@ -70,6 +71,17 @@ struct CatalogBench {
             report.note("\(name): \(latencies.count) keystrokes, p50 \(percentile(latencies, 50)) ms, p99 \(percentile(latencies, 99)) ms, max \(latencies.last ?? 0) ms; typo recall@50 \(Double(typoHits) / Double(max(1, typoCount))) (\(typoCount) queries), clean \(Double(cleanHits) / Double(max(1, cleanCount)))")
         }
         if report.peers { try runPeers(ourCounts: ourFinalCounts, queries: queries) }
+    }
+
+    /// The recall no ranker can expect to beat on these queries (``RecallCeiling``), beside the measured ones.
+    private func reportRecallCeiling(queries: [Query], items: [CatalogItem]) {
+        for typo in [true, false] {
+            let chosen = queries.filter { $0.typo == typo }.map { (words: $0.words, target: $0.target) }
+            let ceiling = RecallCeiling.recall(of: chosen, in: items, limit: 50)
+            let name = "catalog.recall.ceiling" + (typo ? ".typo" : ".clean")
+            report.add(Figure(name: name, unit: "recall", samples: [ceiling.expected]))
+            report.note("\(name): \(String(format: "%.3f ± %.3f", ceiling.expected, ceiling.deviation)) — the recall@50 the Bayes-optimal ranking expects given the words before any typo, ± one standard deviation of its tie-break luck (\(chosen.count) queries)")
+        }
     }
 
     /// Runs the peers of ../shared/tools/catalog-peers on the same catalog and queries, one at a
@@ -155,29 +167,27 @@ struct CatalogBench {
         return sorted[k]
     }
 
-    struct Query { var text: String; var target: String; var typo: Bool }
+    /// A query as typed, its intended item, whether one word carries a typo, and the drawn words
+    /// before the typo.
+    struct Query { var text: String; var target: String; var typo: Bool; var words: [String] }
 
     private func loadQueries(items: [CatalogItem]) throws -> [Query] {
         if let queriesPath {
             let data = try Data(contentsOf: URL(fileURLWithPath: queriesPath))
             let list = try JSONSerialization.jsonObject(with: data) as! [[String: Any]]
-            return list.map { Query(text: $0["q"] as! String, target: $0["target"] as! String, typo: !($0["typo"] is Bool)) }
+            return list.map { Query(text: $0["q"] as! String, target: $0["target"] as! String, typo: !($0["typo"] is Bool), words: $0["words"] as! [String]) }
         }
-        // As make_queries.py does: 1-3 words of 3+ letters from one item, half with one edit
-        // (substitution, deletion or insertion, never the first letter) in a word of 5+ letters.
+        // As make_queries.py does: 1-3 of one item's query words, half with one edit (substitution,
+        // deletion or insertion, never the first letter) in a word of 5+ letters.
         var random = SeededGenerator(seed: 4242)
         var queries: [Query] = []
         while queries.count < 200, !items.isEmpty {
             let item = items[Int.random(in: 0..<items.count, using: &random)]
-            var words: [String] = []
-            for field in ["title", "body"] {
-                for word in (item.fields[field] ?? "").lowercased().split(whereSeparator: { !$0.isLetter || !$0.isASCII }) where word.count >= 3 && !words.contains(String(word)) {
-                    words.append(String(word))
-                }
-            }
+            var words = RecallCeiling.queryWords(of: item)
             guard !words.isEmpty else { continue }
             words.shuffle(using: &random)
             var chosen = Array(words.prefix(min(Int.random(in: 1...3, using: &random), words.count)))
+            let drawn = chosen
             var typo = false
             if let index = chosen.indices.filter({ chosen[$0].count >= 5 }).randomElement(using: &random), Bool.random(using: &random) {
                 var letters = Array(chosen[index])
@@ -190,7 +200,7 @@ struct CatalogBench {
                 chosen[index] = String(letters)
                 typo = true
             }
-            queries.append(Query(text: chosen.joined(separator: " "), target: item.id, typo: typo))
+            queries.append(Query(text: chosen.joined(separator: " "), target: item.id, typo: typo, words: drawn))
         }
         return queries
     }
