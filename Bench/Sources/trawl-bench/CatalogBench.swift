@@ -80,7 +80,7 @@ struct CatalogBench {
             let ceiling = RecallCeiling.recall(of: chosen, in: items, limit: 50)
             let name = "catalog.recall.ceiling" + (typo ? ".typo" : ".clean")
             report.add(Figure(name: name, unit: "recall", samples: [ceiling.expected]))
-            report.note("\(name): \(String(format: "%.3f ± %.3f", ceiling.expected, ceiling.deviation)) — the recall@50 the Bayes-optimal ranking expects given the words before any typo, ± one standard deviation of its tie-break luck (\(chosen.count) queries)")
+            report.note("\(name): \(String(format: "%.3f ± %.3f", ceiling.expected, ceiling.deviation)) — the recall@50 the Bayes-optimal ranking expects given the words before any typo (no ranker can expect more), ± one standard deviation of a measured recall over these \(chosen.count) queries")
         }
     }
 

@@ -4,11 +4,14 @@ import Trawl
 /// them, so a recall figure can be read against what the queries allow.
 ///
 /// A query is k distinct words sampled uniformly from one item's query words (``queryWords(of:)``),
-/// the item itself uniform over the catalog. Given the words, an item that holds all of them drew
-/// them with probability 1 / C(n, k), n its number of query words, so the Bayes-optimal ranking puts
-/// items with fewer query words first and cannot tell equal ones apart. The ceiling is the expected
-/// share of queries whose intended item lands in the top `limit` under that ranking (ties broken at
-/// random), computed from the untypo'd words: a ranker that sees the typo cannot know more.
+/// k = min(c, n) for c uniform in 1...3 and n the item's number of query words, the item uniform
+/// over the catalog. Given the words, an item that holds all of them was the source with
+/// probability ∝ P(k | n) / C(n, k), which falls as n grows: the Bayes-optimal ranking puts items
+/// with fewer query words first, and its expected recall for a query is the share of that
+/// probability its top `limit` hold. The ceiling averages it over the queries, computed from the
+/// words *before* any typo (more than an engine sees): no ranker can expect more. A ranker's
+/// measured recall still varies around its own expectation with the query set (the deviation
+/// returned is that spread for the best ranking).
 enum RecallCeiling {
     /// Words 1–2 letters long, with digits or non-ASCII letters, or in this list are never drawn
     /// (the list is make_queries.py's).
@@ -34,9 +37,9 @@ enum RecallCeiling {
         return words
     }
 
-    /// The recall@`limit` of the Bayes-optimal ranking over `queries` (each the drawn words before
-    /// any typo and the intended item's id): its expectation over the random tie-breaks and its
-    /// standard deviation (a ranker can be that much luckier on one query set); zeros for none.
+    /// The expected recall@`limit` of the Bayes-optimal ranking over `queries` (each the drawn
+    /// words before any typo and the intended item's id), and the standard deviation of a measured
+    /// recall around it; zeros for no queries.
     static func recall(of queries: [(words: [String], target: String)], in items: [CatalogItem], limit: Int) -> (expected: Double, deviation: Double) {
         guard !queries.isEmpty else { return (0, 0) }
         var queriesOfWord: [String: [Int]] = [:]
@@ -44,9 +47,8 @@ enum RecallCeiling {
             for word in Set(query.words) { queriesOfWord[word, default: []].append(number) }
         }
         let needed = queries.map { Set($0.words).count }
-        // Per query: how many matching items have each query-word count, and the target's count.
+        // Per query: how many matching items have each query-word count.
         var matchesByWordCount = [[Int: Int]](repeating: [:], count: queries.count)
-        var targetWordCount = [Int?](repeating: nil, count: queries.count)
         var held = [Int](repeating: 0, count: queries.count)
         var touched: [Int] = []
         for item in items {
@@ -58,24 +60,39 @@ enum RecallCeiling {
                 }
             }
             for number in touched {
-                if held[number] == needed[number] {
-                    matchesByWordCount[number][words.count, default: 0] += 1
-                    if item.id == queries[number].target { targetWordCount[number] = words.count }
-                }
+                if held[number] == needed[number] { matchesByWordCount[number][words.count, default: 0] += 1 }
                 held[number] = 0
             }
             touched.removeAll(keepingCapacity: true)
         }
         var total = 0.0, variance = 0.0
         for number in queries.indices {
-            guard let own = targetWordCount[number] else { continue }
-            let ahead = matchesByWordCount[number].filter { $0.key < own }.values.reduce(0, +)
-            let tied = matchesByWordCount[number][own] ?? 1
-            let chance = ahead < limit ? min(1, Double(limit - ahead) / Double(tied)) : 0
+            let k = needed[number]
+            // Each item's weight, the likeliest first.
+            let weights = matchesByWordCount[number].map { (weight: likelihood(k: k, n: $0.key), count: $0.value) }.sorted { $0.weight > $1.weight }
+            let all = weights.reduce(0) { $0 + $1.weight * Double($1.count) }
+            guard all > 0 else { continue }
+            var left = limit, top = 0.0
+            for (weight, count) in weights where left > 0 {
+                let taken = min(left, count)
+                top += weight * Double(taken)
+                left -= taken
+            }
+            let chance = top / all
             total += chance
             variance += chance * (1 - chance)
         }
         let count = Double(queries.count)
         return (total / count, variance.squareRoot() / count)
+    }
+
+    /// P(k words drawn | n query words) / C(n, k): the chance an item with n query words gives a
+    /// given set of k of them.
+    static func likelihood(k: Int, n: Int) -> Double {
+        guard n >= k, k > 0 else { return 0 }
+        let chanceOfK = Double((1...3).filter { min($0, n) == k }.count) / 3
+        var combinations = 1.0
+        for i in 0..<k { combinations = combinations * Double(n - i) / Double(i + 1) }
+        return chanceOfK / combinations
     }
 }
