@@ -76,7 +76,7 @@ struct CatalogBench {
     /// The recall no ranker can expect to beat on these queries (``RecallCeiling``), beside the measured ones.
     private func reportRecallCeiling(queries: [Query], items: [CatalogItem]) {
         for typo in [true, false] {
-            let chosen = queries.filter { $0.typo == typo }.map { (words: $0.words, target: $0.target) }
+            let chosen = queries.filter { $0.typo == typo }.map(\.words)
             let ceiling = RecallCeiling.recall(of: chosen, in: items, limit: 50)
             let name = "catalog.recall.ceiling" + (typo ? ".typo" : ".clean")
             report.add(Figure(name: name, unit: "recall", samples: [ceiling.expected]))

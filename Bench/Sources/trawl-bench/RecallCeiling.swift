@@ -37,16 +37,16 @@ enum RecallCeiling {
         return words
     }
 
-    /// The expected recall@`limit` of the Bayes-optimal ranking over `queries` (each the drawn
-    /// words before any typo and the intended item's id), and the standard deviation of a measured
-    /// recall around it; zeros for no queries.
-    static func recall(of queries: [(words: [String], target: String)], in items: [CatalogItem], limit: Int) -> (expected: Double, deviation: Double) {
+    /// The expected recall@`limit` of the Bayes-optimal ranking over `queries` (each the words
+    /// drawn, before any typo), and the standard deviation of a measured recall around it; zeros
+    /// for no queries. The intended items are not needed: the expectation is over all of them.
+    static func recall(of queries: [[String]], in items: [CatalogItem], limit: Int) -> (expected: Double, deviation: Double) {
         guard !queries.isEmpty else { return (0, 0) }
         var queriesOfWord: [String: [Int]] = [:]
-        for (number, query) in queries.enumerated() {
-            for word in Set(query.words) { queriesOfWord[word, default: []].append(number) }
+        for (number, words) in queries.enumerated() {
+            for word in Set(words) { queriesOfWord[word, default: []].append(number) }
         }
-        let needed = queries.map { Set($0.words).count }
+        let needed = queries.map { Set($0).count }
         // Per query: how many matching items have each query-word count.
         var matchesByWordCount = [[Int: Int]](repeating: [:], count: queries.count)
         var held = [Int](repeating: 0, count: queries.count)
