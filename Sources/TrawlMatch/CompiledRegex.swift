@@ -23,9 +23,11 @@ final class CompiledRegex: @unchecked Sendable { // immutable after init; PCRE2 
     /// JIT then finds candidates with its own SIMD search, as fast as a prefilter.
     let hasKnownFirstCodeUnit: Bool
 
-    init(pattern: String, caseless: Bool) throws(MatchError) {
+    /// Compiles `pattern`; `anchored`, it only matches where a search starts.
+    init(pattern: String, caseless: Bool, anchored: Bool = false) throws(MatchError) {
         var options = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_MULTILINE | PCRE2_ALT_CIRCUMFLEX)
         if caseless { options |= UInt32(PCRE2_CASELESS) }
+        if anchored { options |= UInt32(PCRE2_ANCHORED) }
         let context = pcre2_compile_context_create_8(nil)
         defer { pcre2_compile_context_free_8(context) }
         pcre2_set_newline_8(context, UInt32(PCRE2_NEWLINE_ANYCRLF))

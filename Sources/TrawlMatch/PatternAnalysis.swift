@@ -44,6 +44,9 @@ public struct PatternAnalysis: Sendable {
     public let isComplete: Bool
 
     let prefilter: PrefilterSet?
+    /// Set when the pattern is a class repeated without bound followed at once by the prefilter's
+    /// only literal, as `[a-z]+ing\b` and `\w+Error\b` are (see ``RunStartsStrategy``).
+    let leadingRun: LeadingRun?
     /// The one string the pattern matches, when it is a plain literal (no assertions): then a
     /// literal scan finds exactly the matches PCRE2 would.
     let exactLiteral: PrefilterLiteral?
@@ -78,6 +81,20 @@ public struct PatternAnalysis: Sendable {
             }
             prefilter = candidates.map { PrefilterSet(literals: $0.sorted { $0.lexicographicallyPrecedes($1) }.map(PrefilterLiteral.init)) }
                 .max { $0.score < $1.score }
+        }
+        // (Not with assertions tied to where a search starts, nor `\K`: the run starts are tried
+        // anchored, at offsets a whole-subject search would not start from.)
+        if !parser.failed, !parser.hasSubjectAssertions, !parser.looksUnboundedBehind, parser.topLevelBranches == 1,
+           parser.rewrites.isEmpty, let literals = prefilter?.literals, literals.count == 1 {
+            var leading = PatternParser(pattern: parser.pattern, caseless: caseless)
+            if let repetition = leading.leadingClassRepeat(),
+               LeadingRun.literal(literals[0], follows: repetition.end, in: parser.pattern) {
+                leadingRun = LeadingRun(classPattern: String(decoding: parser.pattern[repetition.atom], as: UTF8.self), literal: literals[0])
+            } else {
+                leadingRun = nil
+            }
+        } else {
+            leadingRun = nil
         }
     }
 

@@ -34,6 +34,9 @@ struct PatternParser {
     var lookbehindDepth = 0
     /// Inside a `\Q…\E` quote.
     var inQuote = false
+    /// How many groups enclose the position, and how many branches the pattern's top level has.
+    private var groupDepth = 0
+    private(set) var topLevelBranches = 1
     var initialFlags: Flags
 
     init(pattern: [UInt8], caseless: Bool) {
@@ -76,7 +79,27 @@ struct PatternParser {
             advance()
             branches.append(parseSequence(&flags))
         }
+        if groupDepth == 0 { topLevelBranches = branches.count }
         return .alternation(branches)
+    }
+
+    /// The pattern's first item when it is one character class repeated without an upper bound
+    /// (`[a-z]+`, `\w*`, `\d{2,}`, lazy or possessive too): the class as written and where the
+    /// repeat ends. Reads from the pattern's start, on a parser that has read nothing yet.
+    mutating func leadingClassRepeat() -> (atom: Range<Int>, end: Int)? {
+        guard index == 0, let first = peek() else { return nil }
+        switch first {
+        case UInt8(ascii: "["):
+            _ = parseClass(initialFlags)
+        case UInt8(ascii: "\\"):
+            guard let escaped = peek(1), Array("wWdDsShH".utf8).contains(escaped) else { return nil }
+            advance(2)
+        default:
+            return nil
+        }
+        let atomEnd = index
+        guard !failed, rewrites.isEmpty, let (_, max) = parseQuantifier(), max == nil else { return nil }
+        return (0..<atomEnd, index)
     }
 
     private mutating func skipExtendedSpace(_ flags: Flags) {
@@ -301,7 +324,9 @@ struct PatternParser {
             if !isLookbehind { hasLookahead = true }
         }
         if isLookbehind { lookbehindDepth += 1 }
+        groupDepth += 1
         let info = parseAlternation(&inner)
+        groupDepth -= 1
         if isLookbehind { lookbehindDepth -= 1 }
         if peek() == UInt8(ascii: ")") { advance() } else { failed = true }
         return isLookaround ? .empty : info

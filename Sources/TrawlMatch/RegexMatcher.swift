@@ -15,6 +15,9 @@ public struct RegexMatcher: Matcher {
     let mode: RegexSearchMode
     /// Set when the pattern is one plain literal: matches are then found by the literal scanner.
     let literal: PrefilterLiteral?
+    /// Set when candidate lines are searched only from the run starts before the literal (see
+    /// ``LeadingRun``).
+    var runStarts: RunStarts?
 
     /// The smallest prefilter score worth scanning for (about two uncommon bytes).
     static let minimumPrefilterScore = 40
@@ -56,6 +59,12 @@ public struct RegexMatcher: Matcher {
         } else {
             prefilter = usable
             mode = .lineSubjects
+        }
+        if mode == .candidateLines, !analysis.isMultiline, !options.matchesAcrossLines, let run = analysis.leadingRun,
+           prefilter?.literals == [run.literal] {
+            runStarts = RunStarts(run: run, compiledPattern: analysis.compiledPattern, caseless: !options.matchCase)
+        } else {
+            runStarts = nil
         }
     }
 
@@ -99,7 +108,7 @@ public struct RegexMatcher: Matcher {
             search = LiteralSearch(literal: literal, text: text, range: range, context: context)
         } else {
             search = makeRegexSearch(mode: mode, regex: regex, limits: options.limits, text: text, range: range, context: context,
-                                     prefilter: prefilter, acrossLines: !matchesLineByLine)
+                                     prefilter: prefilter, runStarts: runStarts, acrossLines: !matchesLineByLine)
         }
         var engine = search
         if options.wholeWord {

@@ -54,13 +54,16 @@ enum RegexSearchMode {
 }
 
 /// Makes the search for `mode` over `range` of `text` (searched with `context`); `acrossLines`
-/// when the pattern is matched across lines (then on an LF view of the text).
+/// when the pattern is matched across lines (then on an LF view of the text). With `runStarts`,
+/// candidate lines are searched from run starts only (``RunStartsStrategy``).
 func makeRegexSearch(mode: RegexSearchMode, regex: CompiledRegex, limits: RegexLimits,
                      text: any SearchableText, range: Range<Int>, context: Range<Int>, prefilter: PrefilterSet?,
-                     acrossLines: Bool) -> any MatchEngine {
+                     runStarts: RunStarts? = nil, acrossLines: Bool) -> any MatchEngine {
     // RegexMatcher chooses the mode and the prefilter together: only these two modes use one.
     precondition(mode == .candidateLines ? prefilter != nil : mode == .lineSubjects || prefilter == nil)
-    let window = RegexWindow(regex: regex, limits: limits, text: text, range: context, start: range.lowerBound,
+    precondition(runStarts == nil || (mode == .candidateLines && !acrossLines))
+    let window = RegexWindow(regex: regex, anchoredRegex: runStarts?.anchoredRegex, limits: limits, text: text, range: context,
+                             start: range.lowerBound,
                              prefilter: prefilter,
                              stopsAtCandidateLines: mode == .candidateLines,
                              // Patterns matched across lines see CRLFs as LFs (line subjects hold none).
@@ -69,6 +72,9 @@ func makeRegexSearch(mode: RegexSearchMode, regex: CompiledRegex, limits: RegexL
     case .wholeText:
         return RegexSearch(window: window, strategy: WholeTextStrategy(reported: range), reporting: range)
     case .candidateLines:
+        if let runStarts {
+            return RegexSearch(window: window, strategy: RunStartsStrategy(reported: range, runStarts: runStarts), reporting: range)
+        }
         return RegexSearch(window: window, strategy: CandidateLinesStrategy(reported: range), reporting: range)
     case .lineSubjects:
         return RegexSearch(window: window, strategy: LineSubjectsStrategy(window: window, reported: range), reporting: range)

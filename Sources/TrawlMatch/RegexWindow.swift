@@ -20,6 +20,8 @@ import TrawlText
 /// an LF is the CRLF's start.
 final class RegexWindow {
     let state: RegexMatchState
+    /// For the pattern compiled anchored, when a strategy tries chosen start offsets only.
+    let anchoredState: RegexMatchState?
     let text: any SearchableText
     /// The text as PCRE2 sees it (the context of a search in a range).
     let range: Range<Int>
@@ -58,9 +60,10 @@ final class RegexWindow {
     /// How much text past the search position a reused window must still hold.
     static let minimumLookahead = 4096
 
-    init(regex: CompiledRegex, limits: RegexLimits, text: any SearchableText, range: Range<Int>, start: Int,
-         prefilter: PrefilterSet?, stopsAtCandidateLines: Bool, usesLFView: Bool) {
+    init(regex: CompiledRegex, anchoredRegex: CompiledRegex? = nil, limits: RegexLimits, text: any SearchableText, range: Range<Int>,
+         start: Int, prefilter: PrefilterSet?, stopsAtCandidateLines: Bool, usesLFView: Bool) {
         state = RegexMatchState(regex: regex, limits: limits)
+        anchoredState = anchoredRegex.map { RegexMatchState(regex: $0, limits: limits) }
         self.text = text
         self.range = range
         subject = range
@@ -103,8 +106,10 @@ final class RegexWindow {
 
     /// The next match in the subject starting at or after `position` (and at or before
     /// `startLimit`, if given). The window first holds up to `initialEnd`, refilled up to
-    /// `preferredEnd`.
-    func nextMatch(startLimit: Int?, initialEnd: Int, preferredEnd: Int) throws(MatchError) -> Match? {
+    /// `preferredEnd`. `anchored`, only a match starting at `position` is tried (with
+    /// ``anchoredState``), and the position stays where it is when there is none.
+    func nextMatch(startLimit: Int?, initialEnd: Int, preferredEnd: Int, anchored: Bool = false) throws(MatchError) -> Match? {
+        let state = anchored ? anchoredState! : state
         previousPosition = position
         previousNotEmpty = notEmptyAtStart
         var wantedEnd = min(subject.upperBound, initialEnd)
@@ -142,6 +147,7 @@ final class RegexWindow {
                 wantedEnd = min(subject.upperBound, windowEnd + max(size, 4096))
                 fillEnd = wantedEnd
             case .noMatch:
+                if anchored { return nil }
                 if isFinal {
                     position = subject.upperBound + 1
                     return nil

@@ -1,0 +1,133 @@
+import CPCRE2
+
+/// What a ``RunStartsStrategy`` needs of a ``LeadingRun`` pattern: the pattern compiled anchored,
+/// and which ASCII characters its leading class holds.
+final class RunStarts: Sendable {
+    let anchoredRegex: CompiledRegex
+    /// Bit `c` set when ASCII character `c` is in the class. (Beyond ASCII the class is not known
+    /// here: a run that reaches a non-ASCII character is searched as a candidate line instead.)
+    let asciiMembers: (UInt64, UInt64)
+
+    /// Compiles the pattern (as handed to PCRE2) anchored and asks PCRE2 which ASCII characters the
+    /// class matches, so the class means exactly what PCRE2 makes of it (case folding included).
+    init?(run: LeadingRun, compiledPattern: String, caseless: Bool) {
+        guard let anchored = try? CompiledRegex(pattern: compiledPattern, caseless: caseless, anchored: true),
+              let member = try? CompiledRegex(pattern: run.classPattern, caseless: caseless, anchored: true) else { return nil }
+        let state = RegexMatchState(regex: member, limits: RegexLimits())
+        var members: (UInt64, UInt64) = (0, 0)
+        for character in 0..<UInt8(128) {
+            let subject = [character]
+            let found = subject.withUnsafeBufferPointer { subject in
+                if case .match = try? state.match(subject, from: 0, options: 0, subjectOffset: 0) { return true }
+                return false
+            }
+            guard found else { continue }
+            if character < 64 { members.0 |= 1 << UInt64(character) } else { members.1 |= 1 << UInt64(character - 64) }
+        }
+        anchoredRegex = anchored
+        asciiMembers = members
+    }
+
+}
+
+/// PCRE2 runs, anchored, only at the start of the class run right before each occurrence of the
+/// literal (see ``LeadingRun`` for why those are the only places a match can start), each start
+/// once. Like ``CandidateLinesStrategy`` it needs a pattern that cannot match a line feed, so a
+/// run never crosses a line; a run that reaches a non-ASCII character falls back to searching the
+/// occurrence's line as that strategy does.
+struct RunStartsStrategy: SubjectStrategy {
+    let reported: Range<Int>
+    /// ``RunStarts/asciiMembers``, held here: the walk reads it for every byte.
+    private let members: (UInt64, UInt64)
+    /// The end of the line of the last occurrence.
+    private var knownLineEnd = -1
+    /// Where the next occurrence is looked for (past the last one handled).
+    private var searchFrom = 0
+    /// The last start tried without a match.
+    private var lastTried = -1
+    /// A stretch known to be one run: `[start, end)` all in the class, `start` a run start (or
+    /// the search position when it was found).
+    private var knownRun = (start: -1, end: -1)
+    /// The window's position when this strategy last left it: any other means the search was
+    /// moved (a rejected match, a skip), and what was learned before no longer holds.
+    private var leftAt = -1
+
+    init(reported: Range<Int>, runStarts: RunStarts) {
+        self.reported = reported
+        members = runStarts.asciiMembers
+    }
+
+    mutating func next(in window: RegexWindow) throws(MatchError) -> Match? {
+        let scanner = window.scanner!
+        if window.position != leftAt {
+            searchFrom = window.position
+            lastTried = -1
+            knownRun = (-1, -1)
+        }
+        defer { leftAt = window.position }
+        while window.position <= window.range.upperBound {
+            try window.checkCancellation(every: 256)
+            guard let occurrence = try scanner.next(from: max(window.position, searchFrom)) else { break }
+            let found = occurrence.lowerBound
+            searchFrom = found + 1
+            let lineEnd = found < knownLineEnd ? knownLineEnd : window.lineFeed(after: found)
+            knownLineEnd = lineEnd
+            guard let start = runStart(before: found, floor: window.position, in: window, scanner: scanner) else {
+                if let match = try searchLine(of: found, lineEnd: lineEnd, in: window) { return match }
+                continue
+            }
+            if start > reported.upperBound { break }
+            if start == lastTried { continue }
+            lastTried = start
+            if start > window.position { window.reposition(to: start) }
+            let initialEnd = min(lineEnd + 1 + CandidateLinesStrategy.lineSlack, window.position + RegexWindow.windowBytes)
+            if let match = try window.nextMatch(startLimit: start, initialEnd: initialEnd, preferredEnd: initialEnd, anchored: true) {
+                return match
+            }
+        }
+        window.reposition(to: window.range.upperBound + 1)
+        return nil
+    }
+
+    /// The start of the run of class characters that ends right before `offset`, not before
+    /// `floor`; nil when the run reaches a non-ASCII character. Each byte is read about once over
+    /// a search: a run already walked is remembered.
+    private mutating func runStart(before offset: Int, floor: Int, in window: RegexWindow, scanner: LiteralScanner) -> Int? {
+        var cursor = offset
+        let stop = knownRun.end >= floor && knownRun.end <= offset ? knownRun.end : floor
+        // The bytes are read from the scanner's chunk (which holds the occurrence) while it has them.
+        let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
+        while cursor > stop {
+            let index = cursor - 1
+            let byte = index >= chunkStart && index - chunkStart < chunk.count ? chunk[index - chunkStart] : window.byte(at: index)
+            guard byte < 0x80 else {
+                knownRun = (-1, -1)
+                return nil
+            }
+            if (byte < 64 ? members.0 >> UInt64(byte) : members.1 >> UInt64(byte - 64)) & 1 == 0 {
+                knownRun = (cursor, offset)
+                return cursor
+            }
+            cursor -= 1
+        }
+        // Reached the floor, or a stretch known to be in one run since its start.
+        let start = cursor == floor || knownRun.end != cursor ? cursor : max(floor, knownRun.start)
+        knownRun = (start, offset)
+        return start
+    }
+
+    /// Searches the line of the occurrence at `found` from its start, as ``CandidateLinesStrategy``
+    /// does; without a match, the search goes on after the line.
+    private mutating func searchLine(of found: Int, lineEnd: Int, in window: RegexWindow) throws(MatchError) -> Match? {
+        let lineStart = max(window.position, window.lineFeed(before: found, notBefore: window.position) + 1)
+        if lineStart > reported.upperBound { return nil }
+        if lineStart > window.position { window.reposition(to: lineStart) }
+        let initialEnd = min(lineEnd + 1 + CandidateLinesStrategy.lineSlack, window.position + RegexWindow.windowBytes)
+        if let match = try window.nextMatch(startLimit: lineEnd, initialEnd: initialEnd, preferredEnd: initialEnd) { return match }
+        window.reposition(to: lineEnd + 1)
+        searchFrom = lineEnd + 1
+        lastTried = -1
+        knownRun = (-1, -1)
+        return nil
+    }
+}

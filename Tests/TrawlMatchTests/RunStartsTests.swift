@@ -1,0 +1,96 @@
+import Testing
+@testable import TrawlMatch
+import TrawlTestSupport
+import TrawlText
+
+/// Patterns that start with a class repeated without bound before their literal (`[a-z]+ing\b`)
+/// are tried only at the run starts before the literal's occurrences (``RunStartsStrategy``): they
+/// find exactly what PCRE2 finds on one contiguous buffer, and exactly what searching every
+/// candidate line finds, from any start, with whole words, in any chunking.
+@Suite struct RunStartsTests {
+    static let shaped = [
+        "[a-z]+ing\\b", "\\w+Error\\b", "[a-z]+ing", "[a-z]*ing", "[a-z]+?ing", "[a-z]++ing", "[abg]{2,}ing", "\\d+Error", "\\d*Error",
+        "[a-zé]+ing", "[a-zé]*ing\\b", "\\S+Error", "\\w*+ing",
+    ]
+    /// Runs, literals inside and after them, characters beyond ASCII in and out of the classes.
+    static let alphabet = ["a", "b", "ab", "ba", "i", "n", "g", "in", "ing", "Ing", "INGX", "Error", "error", "Err", "or", "x", "1", "42",
+                           " ", "  ", "\n", "\r\n", "_", "é", "É", "中", "-", "x"]
+
+    static func text(_ random: inout SeededGenerator) -> [UInt8] {
+        var text: [UInt8] = []
+        for _ in 0..<Int.random(in: 0...120, using: &random) { text += Array(alphabet.randomElement(using: &random)!.utf8) }
+        return text
+    }
+
+    @Test func shapedPatternsAreSearchedFromRunStarts() throws {
+        for pattern in Self.shaped {
+            #expect(try RegexMatcher(pattern).runStarts != nil, "\(pattern)")
+        }
+        // An alternative at the top, an upper bound, a quantified last literal character, no
+        // literal right after the repeat, two literals, a class that may hold a line feed, or
+        // assertions tied to the search start: every line.
+        for pattern in ["[a-z]+ing|x", "[a-z]{2,5}ing", "[a-z]+in+", "[a-z]+(ing)", "\\w+\\KError", "\\w+(?<=e)rror",
+                        "\\Gab+ing", "a+ing", "(?i)[a-z]+ing", "[a-z]+\\u0069ng", "\\w+ing?", "[[:alpha:]]+ing"] {
+            #expect(try RegexMatcher(pattern).runStarts == nil, "\(pattern)")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func matchesEqualContiguousPCRE2(caseless: Bool) throws {
+        var random = SeededGenerator(seed: Settings.seed &+ 11 &+ (caseless ? 1 : 0))
+        // (A line searched whole for a run beyond ASCII, without a match, then the literal first
+        // on the next line.)
+        let texts = (0..<(4 * Settings.scale)).map { _ in Self.text(&random) } + [Array("éingx\ning".utf8)]
+        for pattern in Self.shaped {
+            let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: !caseless))
+            #expect(matcher.runStarts != nil, "\(pattern)")
+            let oracle = try ContiguousOracle(pattern: pattern, caseless: caseless)
+            for text in texts {
+                let expected = try oracle.matches(in: text)
+                let chunked = ChunkedText(chunks: random.chunks(of: text, maxSize: Int.random(in: 1...9, using: &random)))
+                for (name, actual) in [("rope", try matcher.matches(in: try Rope(validating: text), capturingGroups: true)),
+                                       ("chunked", try matcher.matches(in: chunked, capturingGroups: true)),
+                                       ("contiguous", try matcher.matches(in: try ContiguousText(validating: text)))] where actual.map(\.range) != expected.map(\.range) {
+                    Issue.record("\(pattern) caseless=\(caseless) \(name): \(actual.prefix(5)) != \(expected.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription)")
+                    return
+                }
+            }
+        }
+    }
+
+    /// Searches that start inside a run (a range's start is where the search starts), go on from
+    /// inside a match, or keep whole words only find what searching every candidate line does.
+    @Test(arguments: [false, true])
+    func rangesAndWholeWordsEqualSearchingEveryCandidateLine(wholeWord: Bool) throws {
+        var random = SeededGenerator(seed: Settings.seed &+ 13 &+ (wholeWord ? 1 : 0))
+        for pattern in Self.shaped {
+            let fast = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, wholeWord: wholeWord))
+            var everyLine = fast
+            everyLine.runStarts = nil
+            for _ in 0..<(2 * Settings.scale) {
+                let text = Self.text(&random)
+                let rope = try Rope(validating: text)
+                var start = Int.random(in: 0...text.count, using: &random)
+                while start < text.count && text[start] & 0xC0 == 0x80 { start += 1 }
+                // Every other match, the search goes on one character after its start, as a host
+                // that rejects a match does.
+                func all(_ matcher: RegexMatcher) throws -> [Match] {
+                    var cursor = matcher.cursor(over: rope, in: start..<text.count, context: 0..<text.count)
+                    var found: [Match] = []
+                    while let match = try cursor.next() {
+                        found.append(match)
+                        if found.count % 2 == 1, match.range.lowerBound < text.count {
+                            cursor.skip(to: match.range.lowerBound + UTF8Bytes.scalarLength(lead: text[match.range.lowerBound]))
+                        }
+                    }
+                    return found
+                }
+                let (actual, expected) = (try all(fast), try all(everyLine))
+                if actual != expected {
+                    Issue.record("\(pattern) from \(start): \(actual.prefix(5)) != \(expected.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription)")
+                    return
+                }
+            }
+        }
+    }
+}
