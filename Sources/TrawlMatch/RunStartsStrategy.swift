@@ -24,6 +24,9 @@ final class RunStarts: Sendable {
             guard found else { continue }
             if character < 64 { members.0 |= 1 << UInt64(character) } else { members.1 |= 1 << UInt64(character - 64) }
         }
+        // A class holding a line break would let a run reach into earlier lines (the analysis
+        // may not know every class that can match one; PCRE2 does).
+        guard members.0 & (1 << 0x0A | 1 << 0x0D) == 0 else { return nil }
         anchoredRegex = anchored
         asciiMembers = members
     }
@@ -73,17 +76,19 @@ struct RunStartsStrategy: SubjectStrategy {
             let lineEnd = found < knownLineEnd ? knownLineEnd : window.lineFeed(after: found)
             knownLineEnd = lineEnd
             guard let start = runStart(before: found, floor: window.position, in: window, scanner: scanner) else {
+                if found > reported.upperBound { break }
                 if let match = try searchLine(of: found, lineEnd: lineEnd, in: window) { return match }
                 continue
             }
             if start > reported.upperBound { break }
             if start == lastTried { continue }
-            lastTried = start
             if start > window.position { window.reposition(to: start) }
             let initialEnd = min(lineEnd + 1 + CandidateLinesStrategy.lineSlack, window.position + RegexWindow.windowBytes)
             if let match = try window.nextMatch(startLimit: start, initialEnd: initialEnd, preferredEnd: initialEnd, anchored: true) {
                 return match
             }
+            // (Only once the attempt has run: after a thrown limit, the start is tried again.)
+            lastTried = start
         }
         window.reposition(to: window.range.upperBound + 1)
         return nil
