@@ -18,14 +18,34 @@ struct CandidateLinesStrategy: SubjectStrategy {
             guard let occurrence = try scanner.next(from: window.position) else { break }
             let lineEnd = occurrence.lowerBound < knownLineEnd ? knownLineEnd : window.lineFeed(after: occurrence.lowerBound)
             knownLineEnd = lineEnd
-            let lineStart = max(window.position, window.lineFeed(before: occurrence.lowerBound, notBefore: window.position) + 1)
-            if lineStart > reported.upperBound { break }
-            if lineStart > window.position { window.reposition(to: lineStart) }
-            let initialEnd = min(lineEnd + 1 + CandidateLinesStrategy.lineSlack, window.position + RegexWindow.windowBytes)
-            if let match = try window.nextMatch(startLimit: lineEnd, initialEnd: initialEnd, preferredEnd: initialEnd) { return match }
-            window.reposition(to: lineEnd + 1)
+            switch try Self.searchLine(holding: occurrence.lowerBound, lineEnd: lineEnd, reportedEnd: reported.upperBound, in: window) {
+            case .found(let match): return match
+            case .pastRange: window.reposition(to: window.range.upperBound + 1); return nil
+            case .none: continue
+            }
         }
         window.reposition(to: window.range.upperBound + 1)
         return nil
+    }
+
+    /// What searching one candidate line found.
+    enum LineOutcome {
+        case found(Match)
+        /// No match on the line; the search goes on after it.
+        case none
+        /// The line starts past the reported range: nothing is moved.
+        case pastRange
+    }
+
+    /// Searches the line holding `offset` (ending at `lineEnd`) from its start or the search
+    /// position, whichever is later.
+    static func searchLine(holding offset: Int, lineEnd: Int, reportedEnd: Int, in window: RegexWindow) throws(MatchError) -> LineOutcome {
+        let lineStart = max(window.position, window.lineFeed(before: offset, notBefore: window.position) + 1)
+        if lineStart > reportedEnd { return .pastRange }
+        if lineStart > window.position { window.reposition(to: lineStart) }
+        let initialEnd = min(lineEnd + 1 + lineSlack, window.position + RegexWindow.windowBytes)
+        if let match = try window.nextMatch(startLimit: lineEnd, initialEnd: initialEnd, preferredEnd: initialEnd) { return .found(match) }
+        window.reposition(to: lineEnd + 1)
+        return .none
     }
 }

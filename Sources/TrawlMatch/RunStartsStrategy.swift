@@ -76,9 +76,17 @@ struct RunStartsStrategy: SubjectStrategy {
             let lineEnd = found < knownLineEnd ? knownLineEnd : window.lineFeed(after: found)
             knownLineEnd = lineEnd
             guard let start = runStart(before: found, floor: window.position, in: window, scanner: scanner) else {
-                if found > reported.upperBound { break }
-                if let match = try searchLine(of: found, lineEnd: lineEnd, in: window) { return match }
-                continue
+                // The occurrence's line, searched as a candidate line; the search goes on after it.
+                switch try CandidateLinesStrategy.searchLine(holding: found, lineEnd: lineEnd, reportedEnd: reported.upperBound, in: window) {
+                case .found(let match): return match
+                case .pastRange: break
+                case .none:
+                    searchFrom = lineEnd + 1
+                    lastTried = -1
+                    knownRun = (-1, -1)
+                    continue
+                }
+                break
             }
             if start > reported.upperBound { break }
             if start == lastTried { continue }
@@ -119,20 +127,5 @@ struct RunStartsStrategy: SubjectStrategy {
         let start = cursor == floor || knownRun.end != cursor ? cursor : max(floor, knownRun.start)
         knownRun = (start, offset)
         return start
-    }
-
-    /// Searches the line of the occurrence at `found` from its start, as ``CandidateLinesStrategy``
-    /// does; without a match, the search goes on after the line.
-    private mutating func searchLine(of found: Int, lineEnd: Int, in window: RegexWindow) throws(MatchError) -> Match? {
-        let lineStart = max(window.position, window.lineFeed(before: found, notBefore: window.position) + 1)
-        if lineStart > reported.upperBound { return nil }
-        if lineStart > window.position { window.reposition(to: lineStart) }
-        let initialEnd = min(lineEnd + 1 + CandidateLinesStrategy.lineSlack, window.position + RegexWindow.windowBytes)
-        if let match = try window.nextMatch(startLimit: lineEnd, initialEnd: initialEnd, preferredEnd: initialEnd) { return match }
-        window.reposition(to: lineEnd + 1)
-        searchFrom = lineEnd + 1
-        lastTried = -1
-        knownRun = (-1, -1)
-        return nil
     }
 }

@@ -98,4 +98,14 @@ import TrawlText
             }
         }
     }
+
+    /// A match that starts in the range may hold its literal past the range's end, also when its
+    /// run goes beyond ASCII and its line is searched whole.
+    @Test func aMatchStartingInTheRangeEndsPastIt() throws {
+        let matcher = try RegexMatcher("[a-zé]+ing")
+        #expect(matcher.runStarts != nil)
+        let text = try Rope(validating: Array("x éxing axing".utf8))
+        var cursor = matcher.cursor(over: text, in: 0..<4, context: 0..<text.utf8Count)
+        #expect(try cursor.next()?.range == 2..<8)
+    }
 }
