@@ -187,7 +187,8 @@ final class RegexWindow {
         var start = wantedStart
         while start > subject.lowerBound && UTF8Bytes.isContinuation(byte(at: start)) { start -= 1 }
         var stop = max(end, fill)
-        while stop < subject.upperBound && UTF8Bytes.isContinuation(byte(at: stop)) { stop += 1 }
+        // (A chunk ends on a scalar boundary: at the held chunk's end there is nothing to read.)
+        while stop < subject.upperBound && stop != heldChunkEnd && UTF8Bytes.isContinuation(byte(at: stop)) { stop += 1 }
         // Never cut a CRLF: its CR is left out of the view only together with its LF.
         if usesLFView && stop < subject.upperBound && stop > start && byte(at: stop - 1) == 0x0D && byte(at: stop) == 0x0A { stop += 1 }
         droppedCRs.removeAll(keepingCapacity: true)
@@ -267,6 +268,20 @@ final class RegexWindow {
             if droppedCRs[middle].view < view { low = middle + 1 } else { high = middle }
         }
         return windowStart + view + low
+    }
+
+    /// The end of the text from `offset` that PCRE2 can read without a copy: the subject's end when
+    /// the text is one buffer, else the end of the prefilter's current chunk when it holds `offset`.
+    func endWithoutCopying(from offset: Int) -> Int? {
+        if contiguous != nil { return subject.upperBound }
+        guard let chunk = heldChunk(covering: offset..<offset) else { return nil }
+        return min(subject.upperBound, chunk.offset + chunk.bytes.count)
+    }
+
+    /// The end of the prefilter's current chunk, or -1.
+    private var heldChunkEnd: Int {
+        guard let scanner, scanner.chunkBytes.baseAddress != nil else { return -1 }
+        return scanner.chunkOffset + scanner.chunkBytes.count
     }
 
     /// The prefilter's current chunk, when it holds all of `wanted`: candidate lines are usually

@@ -42,7 +42,7 @@ struct RunStartsStrategy: SubjectStrategy {
     let reported: Range<Int>
     /// ``RunStarts/asciiMembers``, held here: the walk reads it for every byte.
     private let members: (UInt64, UInt64)
-    /// The end of the line of the last occurrence.
+    /// The end of the line of the last occurrence searched as a line (see the fallback below).
     private var knownLineEnd = -1
     /// Where the next occurrence is looked for (past the last one handled).
     private var searchFrom = 0
@@ -54,6 +54,9 @@ struct RunStartsStrategy: SubjectStrategy {
     /// The window's position when this strategy last left it: any other means the search was
     /// moved (a rejected match, a skip), and what was learned before no longer holds.
     private var leftAt = -1
+
+    /// How far past an occurrence the window reaches when it must be copied.
+    static let lookahead = 256
 
     init(reported: Range<Int>, runStarts: RunStarts) {
         self.reported = reported
@@ -73,10 +76,10 @@ struct RunStartsStrategy: SubjectStrategy {
             guard let occurrence = try scanner.next(from: max(window.position, searchFrom)) else { break }
             let found = occurrence.lowerBound
             searchFrom = found + 1
-            let lineEnd = found < knownLineEnd ? knownLineEnd : window.lineFeed(after: found)
-            knownLineEnd = lineEnd
             guard let start = runStart(before: found, floor: window.position, in: window, scanner: scanner) else {
                 // The occurrence's line, searched as a candidate line; the search goes on after it.
+                let lineEnd = found < knownLineEnd ? knownLineEnd : window.lineFeed(after: found)
+                knownLineEnd = lineEnd
                 switch try CandidateLinesStrategy.searchLine(holding: found, lineEnd: lineEnd, reportedEnd: reported.upperBound, in: window) {
                 case .found(let match): return match
                 case .pastRange: break
@@ -91,7 +94,10 @@ struct RunStartsStrategy: SubjectStrategy {
             if start > reported.upperBound { break }
             if start == lastTried { continue }
             if start > window.position { window.reposition(to: start) }
-            let initialEnd = min(lineEnd + 1 + CandidateLinesStrategy.lineSlack, window.position + RegexWindow.windowBytes)
+            // An anchored attempt reads only as far as its match can reach (never past the line, as
+            // the pattern cannot match a line feed): the text that needs no copy will do, and a
+            // match running past its end is found by the window growing. No line end is looked for.
+            let initialEnd = window.endWithoutCopying(from: found) ?? min(found + RunStartsStrategy.lookahead, window.range.upperBound)
             if let match = try window.nextMatch(startLimit: start, initialEnd: initialEnd, preferredEnd: initialEnd, anchored: true) {
                 return match
             }

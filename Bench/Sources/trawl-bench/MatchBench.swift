@@ -2,8 +2,9 @@ import Foundation
 import Trawl
 import TrawlTestSupport
 
-/// Group `match`: matcher throughput over a 100 MB rope of code, beside PCRE2-JIT on one
-/// contiguous buffer (the same compiled pattern, no prefilter) in the same run.
+/// Group `match`: matcher throughput over a 100 MB rope of code, beside the same matcher on the
+/// bytes in one buffer (as `trawl find` holds a file) and PCRE2-JIT on that buffer (the same
+/// compiled pattern, no prefilter) in the same run.
 struct MatchBench {
     var runs: Int
     var corpusPath: String?
@@ -33,6 +34,7 @@ struct MatchBench {
         let bytes = try corpusText(path: corpusPath, size: 100_000_000)
         if corpusPath == nil { report.note("no --corpus: matching 100 MB of generated code-like text") }
         let rope = try Rope(validating: bytes)
+        let flat = try ContiguousText(validating: bytes)
         let gigabytes = Double(bytes.count) / 1e9
         for benchCase in MatchBench.cases where report.wants(benchCase.name) {
             let matcher: any Matcher = benchCase.isLiteral
@@ -42,6 +44,15 @@ struct MatchBench {
             let times = try measureSeconds(runs: runs) { count = try matcher.count(in: rope) }
             let trawl = Figure(name: benchCase.name, unit: "GB/s", samples: times.map { gigabytes / $0 })
             report.add(trawl)
+            if report.wants(benchCase.name + ".contiguous") {
+                // The same matcher on the same bytes held in one buffer, as `trawl find` holds a
+                // file: the difference is what the rope's chunks cost.
+                var flatCount = 0
+                let flatTimes = try measureSeconds(runs: runs) { flatCount = try matcher.count(in: flat) }
+                report.add(Figure(name: benchCase.name + ".contiguous", unit: "GB/s", samples: flatTimes.map { gigabytes / $0 }))
+                report.agree(benchCase.name, peer: "contiguous", equal: flatCount == count,
+                             flatCount == count ? "\(count) matches in the rope and in one buffer" : "rope \(count) matches, one buffer \(flatCount)")
+            }
             guard report.wantsPeer(benchCase.name + ".pcre2_jit") else { continue }
             let referencePattern = benchCase.isLiteral ? LiteralMatcher.escapedPattern(benchCase.pattern) : benchCase.pattern
             let reference = try PCRE2Reference(pattern: referencePattern, caseless: !benchCase.options.matchCase)
