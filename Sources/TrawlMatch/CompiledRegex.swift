@@ -85,19 +85,12 @@ final class CompiledRegex: @unchecked Sendable { // immutable after init; PCRE2 
 final class RegexMatchState {
     let regex: CompiledRegex
     private let scratch: PCRE2Scratch
-    // Held here rather than read through `regex` and `scratch` at every attempt.
-    let matchData: OpaquePointer
-    let context: OpaquePointer
-    private let code: OpaquePointer
-    private let usesJIT: Bool
+    var matchData: OpaquePointer { scratch.matchData }
+    var context: OpaquePointer { scratch.context }
 
     init(regex: CompiledRegex, limits: RegexLimits) {
         self.regex = regex
         scratch = PCRE2Scratch.take(pairs: regex.captureCount + 1)
-        matchData = scratch.matchData
-        context = scratch.context
-        code = regex.code
-        usesJIT = regex.isJITCompiled
         pcre2_set_match_limit_8(scratch.context, limits.matchLimit)
         pcre2_set_depth_limit_8(scratch.context, limits.depthLimit)
         pcre2_set_heap_limit_8(scratch.context, limits.heapLimitKiB)
@@ -121,9 +114,9 @@ final class RegexMatchState {
         // pcre2_jit_match is pcre2_match without its checks of the arguments (valid here: a
         // JIT-compiled pattern, checked UTF-8, a start within the subject, only options the JIT
         // code was compiled for), which cost as much as a short anchored attempt itself.
-        let result = usesJIT
-            ? pcre2_jit_match_8(code, base, subject.count, start, options, matchData, context)
-            : pcre2_match_8(code, base, subject.count, start, options | UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
+        let result = regex.isJITCompiled
+            ? pcre2_jit_match_8(regex.code, base, subject.count, start, options, matchData, context)
+            : pcre2_match_8(regex.code, base, subject.count, start, options | UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
         let ovector = pcre2_get_ovector_pointer_8(matchData)!
         if result >= 0 { return .match(start: ovector[0], end: ovector[1]) }
         switch result {

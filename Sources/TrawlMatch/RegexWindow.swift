@@ -274,8 +274,8 @@ final class RegexWindow {
     /// the text is one buffer, else the end of the prefilter's current chunk when it holds `offset`.
     func endWithoutCopying(from offset: Int) -> Int? {
         if contiguous != nil { return subject.upperBound }
-        guard let chunk = heldChunk(covering: offset..<offset) else { return nil }
-        return min(subject.upperBound, chunk.offset + chunk.bytes.count)
+        guard heldChunk(covering: offset..<offset) != nil else { return nil }
+        return min(subject.upperBound, heldChunkEnd)
     }
 
     /// The end of the prefilter's current chunk, or -1.
