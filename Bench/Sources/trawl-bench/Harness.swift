@@ -188,10 +188,14 @@ func buildTrawl() throws -> String {
     // The package this Bench belongs to (Bench/Sources/trawl-bench/ -> the root), whatever its folder is called.
     let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
-    // The Swift runtime linked in statically (as the README builds it): loading its shared
-    // libraries took about a third of the start-up.
-    let build = try runTool("/usr/bin/env", ["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "trawl",
-                                             "--package-path", packageRoot])
+    // One static program on Linux, as the README builds it: loading shared libraries (the Swift
+    // runtime, libstdc++, PCRE2, zlib) took more than half of the start-up.
+    #if os(Linux)
+    let linking = ["-Xswiftc", "-static-executable"]
+    #else
+    let linking: [String] = []
+    #endif
+    let build = try runTool("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "trawl", "--package-path", packageRoot] + linking)
     guard build.status == 0 else { throw BenchError("building trawl failed:\n\(build.stdout)\(build.stderr)") }
     return packageRoot + "/.build/release/trawl"
 }
