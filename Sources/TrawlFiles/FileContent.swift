@@ -213,12 +213,10 @@ extension FileContent {
 
     private static func map(_ descriptor: FileDescriptor, status: stat, checking: Bool) -> Result<FileContent, FileSkip>? {
         let length = Int(status.st_size)
-        #if os(Linux)
-        let flags = MAP_PRIVATE | MAP_POPULATE
-        #else
-        let flags = MAP_PRIVATE
-        #endif
-        guard let address = mmap(nil, length, PROT_READ, flags, descriptor.rawValue, 0), address != MAP_FAILED else { return nil }
+        // No MAP_POPULATE: it maps the pages one by one on this thread before any work starts,
+        // while faults map them sixteen at a time on whichever core reads them (counting in a
+        // 100 MB file: 26 -> 21 ms, perf stat -r 40, alternating).
+        guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor.rawValue, 0), address != MAP_FAILED else { return nil }
         // Registered before the first access: a file truncated from now on reads as zeros
         // instead of killing the process with SIGBUS.
         guard let mapping = MappingGuard(address: address, length: length) else {
