@@ -78,6 +78,11 @@ struct JSONWriter {
     /// A string value from valid UTF-8. Runs that need no escape are copied whole, so a 50 MB line
     /// costs a copy, not a step per byte.
     mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count >= 1 << 16 {
+            // Room for a long string and what usually follows it (a line's submatches), at once:
+            // growing by doubling would copy a 50 MB line several times and touch twice the pages.
+            output.reserveCapacity(output.count + bytes.count + bytes.count / 8 + 4096)
+        }
         output.append(UInt8(ascii: "\""))
         var index = 0
         while index < bytes.count, let base = bytes.baseAddress {
