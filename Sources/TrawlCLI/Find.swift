@@ -107,7 +107,11 @@ struct FileReport: Sendable {
     var output: [UInt8] = []
     var matches = 0
     var matchedLines = 0
+    /// The bytes of text searched (without a byte-order mark, as ripgrep's `bytes_searched`).
     var bytes = 0
+    /// The file's size as read, byte-order mark included: what `--stats` counts, and what a tree's
+    /// index records of a file it rules out.
+    var fileBytes = 0
     /// Bytes of JSON messages printed for the file (ripgrep's `bytes_printed`).
     var bytesPrinted = 0
     /// An error to report on stderr (and to make the run exit 2).

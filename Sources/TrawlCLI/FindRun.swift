@@ -35,13 +35,15 @@ public struct FindRun: Sendable {
         let narrowing = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
         narrowing?.problems.forEach(Console.error)
         let walker = Walker(options: walk)
-        let walked = processInOrder(produce: { visit in
-            narrowing?.files(roots, walker: walker, visit: visit) ?? walker.walk(roots) { visit(NarrowedFile($0)) }
+        let handover = processInOrder(produce: { visit in
+            narrowing?.files(roots, walker: walker, visit: visit)
+                ?? TreeIndexNarrowing.Handover(walk: walker.walk(roots) { visit(NarrowedFile($0)) })
         }, work: { (item: NarrowedFile) in
             if let size = item.sizeIfRuledOut() {
                 // The index shows this unchanged file holds no match: not read, as if searched.
                 var report = FileReport()
                 report.bytes = size
+                report.fileBytes = size
                 return report
             }
             return FindRun.search(item.file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
@@ -55,7 +57,7 @@ public struct FindRun: Sendable {
             totals.printed += report.bytesPrinted
             totals.matches += report.matches
             totals.lines += report.matchedLines
-            totals.bytes += report.bytes
+            totals.bytes += report.fileBytes
             totals.files += 1
             if report.error == nil && report.note == nil { totals.searched += 1 }
             if report.matches > 0 {
@@ -69,6 +71,11 @@ public struct FindRun: Sendable {
             }
         })
         Console.write(pending)
+        // Files the index ruled out without handing them over count as searched without a match.
+        totals.files += handover.filesRuledOut
+        totals.searched += handover.filesRuledOut
+        totals.bytes += handover.bytesRuledOut
+        let walked = handover.walk
         walked.errors.forEach(Console.error)
         if !walked.errors.isEmpty { failed = true }
         progress.finish()
@@ -164,6 +171,7 @@ public struct FindRun: Sendable {
                 return search(.failure(skip), display: display, isExplicit: isExplicit, matcher: matcher, settings: settings)
             case .success(.success(let tally)):
                 report.bytes = content.text.utf8Count
+                report.fileBytes = content.text.utf8Count + content.byteOrderMark.count
                 report.writeTally(tally, display: display, settings: settings)
             case .success(.failure(let error)):
                 report.error = "\(display.text): \(error)"
@@ -171,6 +179,7 @@ public struct FindRun: Sendable {
         case .success(let content):
             do {
                 report = try searchText(content.text, display: display, matcher: matcher, settings: settings)
+                report.fileBytes = report.bytes + content.byteOrderMark.count
             } catch {
                 report.error = "\(display.text): \(error)"
             }

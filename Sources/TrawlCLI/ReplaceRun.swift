@@ -101,8 +101,9 @@ public struct ReplaceRun: Sendable {
             narrowed?.problems.forEach(Console.error)
             narrowing = narrowed
             let walker = Walker(options: walk)
-            walked = processInOrder(produce: { visit in
-                narrowed?.files(roots, walker: walker, visit: visit) ?? walker.walk(roots) { visit(NarrowedFile($0)) }
+            let handover = processInOrder(produce: { visit in
+                narrowed?.files(roots, walker: walker, visit: visit)
+                    ?? TreeIndexNarrowing.Handover(walk: walker.walk(roots) { visit(NarrowedFile($0)) })
             }, work: { (item: NarrowedFile) in
                 // The index shows this unchanged file holds no match: nothing to replace.
                 if let size = item.sizeIfRuledOut() { return Outcome(bytes: size) }
@@ -119,6 +120,9 @@ public struct ReplaceRun: Sendable {
                 searched += 1
                 if searched % 64 == 0 { progress.update(files: searched, total: nil, bytes: totals.bytes, matches: totals.changes) }
             })
+            walked = handover.walk
+            searched += handover.filesRuledOut
+            totals.bytes += handover.bytesRuledOut
             progress.finish()
         }
         walked.errors.forEach(Console.error)
@@ -160,7 +164,7 @@ public struct ReplaceRun: Sendable {
     private func load(_ file: WalkedFile, display: DisplayPath, outcome: inout Outcome) -> FileContent? {
         switch FileContent.read(path: file.path, for: .rewrite) {
         case .success(let content):
-            outcome.bytes = content.text.utf8Count
+            outcome.bytes = content.text.utf8Count + content.byteOrderMark.count // as an index records it
             return content
         case .failure(.binary) where !file.isExplicit && !strict:
             return nil // binary files met in a walk are skipped silently, as in ripgrep

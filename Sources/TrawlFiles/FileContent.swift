@@ -76,6 +76,9 @@ extension FileContent {
 
     /// The size of the first block, checked for NUL bytes before the rest is read.
     public static let binaryProbeBytes = 8192
+    /// The most a file's first read asks for: the block checked for NUL bytes, or a whole file of
+    /// ordinary source size in one call.
+    static let firstReadBytes = 64 << 10
 
     /// Files at least this large are memory-mapped when reading for search only: mapping avoids
     /// copying from the page cache, which costs ~1 ms per MB on the machines measured.
@@ -135,9 +138,12 @@ extension FileContent {
                 base = bigger
                 capacity = max(capacity * 2, 65536)
             }
+            // The first block alone, then the rest: a binary file is skipped having read only its
+            // first block (and without touching the pages of a large buffer).
+            let wanted = probed < binaryProbeBytes && !isStream ? min(capacity - length, firstReadBytes - length) : capacity - length
             let got: Int
             do {
-                got = try descriptor.read(into: UnsafeMutableRawBufferPointer(start: base + length, count: capacity - length))
+                got = try descriptor.read(into: UnsafeMutableRawBufferPointer(start: base + length, count: wanted))
             } catch {
                 base.deallocate()
                 return .failure(.unreadable(systemMessage((error as? Errno)?.rawValue ?? EIO)))

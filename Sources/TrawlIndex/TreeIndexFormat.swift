@@ -117,16 +117,18 @@ public enum TreeIndexFormat {
             let name = String(decoding: try reader.bytes(length), as: UTF8.self)
             guard TreeManifest.isSegmentName(name) else { throw .corrupt("bad segment name") }
             let size = Int(clamping: try reader.varint())
-            let header = readUInt(Array(try reader.bytes(8)), 0, 8)
+            let header = try reader.uint64()
             segments.append(TreeManifest.Segment(name: name, size: size, headerChecksum: header))
         }
         guard !segments.isEmpty else { throw .corrupt("no segment") }
         var listing = TreeListing(root: root, isComplete: complete == 1)
         var previous: [UInt8] = []
-        for _ in 0..<(try reader.count()) {
+        let directoryCount = try reader.count()
+        listing.directories.reserveCapacity(directoryCount)
+        for _ in 0..<directoryCount {
             let path = try reader.path(after: &previous)
             let signature = try reader.signature()
-            let hash = readUInt(Array(try reader.bytes(8)), 0, 8)
+            let hash = try reader.uint64()
             listing.directories.append(TreeListing.Directory(path: path, signature: signature, entriesHash: hash))
         }
         previous = []
@@ -313,12 +315,23 @@ public enum TreeIndexFormat {
             return Int(value)
         }
 
+        /// Eight bytes, little-endian.
+        mutating func uint64() throws(Error) -> UInt64 {
+            guard end - position >= 8 else { throw .corrupt("truncated") }
+            defer { position += 8 }
+            return TreeIndexFormat.readUInt(bytes, position, 8)
+        }
+
         mutating func path(after previous: inout [UInt8]) throws(Error) -> [UInt8] {
             let shared = try varint()
             guard shared <= UInt64(previous.count) else { throw .corrupt("bad path") }
-            let rest = try count()
-            var path = Array(previous[0..<Int(shared)])
-            path += try bytes(rest)
+            let rest = try bytes(try count())
+            // One allocation per path (a listing holds tens of thousands).
+            let path = [UInt8](unsafeUninitializedCapacity: Int(shared) + rest.count) { buffer, initialized in
+                previous.withUnsafeBufferPointer { buffer.baseAddress!.initialize(from: $0.baseAddress!, count: Int(shared)) }
+                rest.withUnsafeBufferPointer { (buffer.baseAddress! + Int(shared)).initialize(from: $0.baseAddress!, count: rest.count) }
+                initialized = Int(shared) + rest.count
+            }
             previous = path
             return path
         }

@@ -103,16 +103,28 @@ public struct TreeIndexNarrowing: Sendable {
     /// Whether the files come from an index's listing, without a walk.
     public var listsFiles: Bool { listing != nil }
 
+    /// What handing the files over found.
+    public struct Handover: Sendable {
+        /// The walk's problems (none when the files come from a listing).
+        public var walk = Walker.Result()
+        /// Listed files the index rules out, found unchanged in one sweep of `stat`s before the
+        /// others are handed over: they are not handed over, and count as searched without a
+        /// match.
+        public var filesRuledOut = 0
+        public var bytesRuledOut = 0
+
+        public init(walk: Walker.Result = Walker.Result()) { self.walk = walk }
+    }
+
     /// Hands the files to search under `roots` to `visit` in walk order, from the listing or from
-    /// `walker`; returns the walk's problems.
-    public func files(_ roots: [FilePath], walker: Walker, visit: (NarrowedFile) -> Void) -> Walker.Result {
+    /// `walker`.
+    public func files(_ roots: [FilePath], walker: Walker, visit: (NarrowedFile) -> Void) -> Handover {
         if let listing {
-            list(listing.root, listing.files, listing.candidates, excludes: walker.options.excludes, visit: visit)
-            return Walker.Result()
+            return list(listing.root, listing.files, listing.candidates, excludes: walker.options.excludes, visit: visit)
         }
-        return walker.walk(roots) { file in
+        return Handover(walk: walker.walk(roots) { file in
             visit(NarrowedFile(file, ruledOutUnless: ruledOut(file)))
-        }
+        })
     }
 
     private func ruledOut(_ file: WalkedFile) -> FileSignature? {
@@ -126,7 +138,7 @@ public struct TreeIndexNarrowing: Sendable {
     }
 
     private func list(_ root: FilePath, _ files: [TreeListing.File], _ candidates: Set<UInt32>?,
-                      excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?, visit: (NarrowedFile) -> Void) {
+                      excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?, visit: (NarrowedFile) -> Void) -> Handover {
         // The walk asks `excludes` of every folder on the way and of the file: so does the listing
         // (once per folder).
         var excludedFolders: [[UInt8]: Bool] = [:]
@@ -143,14 +155,32 @@ public struct TreeIndexNarrowing: Sendable {
             excludedFolders[Array(folder)] = excluded
             return excluded
         }
-        let prefix = TreeIndexer.prefix(of: root)
-        for file in files {
+        var selected: [Int] = []
+        var ruledOut: [Int] = []
+        selected.reserveCapacity(files.count)
+        for (position, file) in files.enumerated() {
             if excludes != nil {
                 let folder = file.path.lastIndex(of: UInt8(ascii: "/")).map { file.path[..<$0] } ?? []
                 if isFolderExcluded(folder) || isExcluded(file.path[...]) { continue }
             }
-            let ruledOut = file.number.flatMap { number in candidates.map { !$0.contains(number) } } ?? false
-            visit(NarrowedFile(prefix: prefix, relative: file.path, ruledOutUnless: ruledOut ? file.signature : nil))
+            selected.append(position)
+            if let number = file.number, let candidates, !candidates.contains(number) { ruledOut.append(position) }
         }
+        // The files ruled out are all stat'ed first, together: only those changed since are
+        // handed over with the candidates.
+        let prefix = TreeIndexer.prefix(of: root)
+        let ruledOutPositions = ruledOut
+        let now = SignatureSweep.current(prefix: prefix, count: ruledOutPositions.count) { files[ruledOutPositions[$0]].path }
+        var handover = Handover()
+        var skipped = [Bool](repeating: false, count: files.count)
+        for (position, signature) in zip(ruledOutPositions, now) where files[position].signature.matches(signature) {
+            skipped[position] = true
+            handover.filesRuledOut += 1
+            handover.bytesRuledOut += files[position].signature.size
+        }
+        for position in selected where !skipped[position] {
+            visit(NarrowedFile(prefix: prefix, relative: files[position].path, ruledOutUnless: nil))
+        }
+        return handover
     }
 }

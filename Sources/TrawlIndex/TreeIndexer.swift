@@ -45,14 +45,17 @@ public struct TreeIndexer: Sendable {
 
     private enum Outcome: Sendable {
         case unchanged(TreeListing.File)
+        case kept(ArraySlice<TreeListing.File>)
         case indexed(path: [UInt8], signature: FileSignature, keys: [UInt32])
         case unindexed(TreeListing.File)
         case gone
     }
 
-    private struct Item: Sendable {
-        var path: [UInt8]
-        var previous: TreeListing.File?
+    private enum Item: Sendable {
+        /// A file to `stat`, and to read when it is new or changed.
+        case file(path: [UInt8], previous: TreeListing.File?)
+        /// Listed files a sweep of `stat`s found unchanged: kept as they are.
+        case unchanged(ArraySlice<TreeListing.File>)
     }
 
     /// Builds the index (every file read when `rebuild`, or when there is none) or refreshes it.
@@ -74,9 +77,18 @@ public struct TreeIndexer: Sendable {
         typealias Found = (result: Walker.Result, directories: [TreeListing.Directory], watched: [TreeListing.Watched])
         let produce: @Sendable (_ emit: (Item) -> Void) -> Found
         if let old, let directories = old.listing.currentDirectories(root: root, racyAfter: instant) {
-            let listing = old.listing
+            let listing = old.listing, prefix = TreeIndexer.prefix(of: root)
             produce = { emit in
-                for file in listing.files { emit(Item(path: file.path, previous: file)) }
+                // All stat'ed at once; only the changed files go to the workers, the runs of
+                // unchanged ones between them are handed on whole.
+                let now = SignatureSweep.current(prefix: prefix, count: listing.files.count) { listing.files[$0].path }
+                var runStart = 0
+                for (position, file) in listing.files.enumerated() where !file.signature.matches(now[position]) {
+                    if runStart < position { emit(.unchanged(listing.files[runStart..<position])) }
+                    emit(.file(path: file.path, previous: file))
+                    runStart = position + 1
+                }
+                if runStart < listing.files.count { emit(.unchanged(listing.files[runStart...])) }
                 return (Walker.Result(), directories, listing.watched)
             }
         } else {
@@ -87,7 +99,7 @@ public struct TreeIndexer: Sendable {
                 var watched = TreeListing.watchedAbove(root: root, racyAfter: instant)
                 let result = Walker(options: WalkOptions()).walk([root], visit: { file in
                     let relative = TreeIndexer.relative(file.path, to: root)
-                    emit(Item(path: relative, previous: previous[relative]))
+                    emit(.file(path: relative, previous: previous[relative]))
                 }, visitDirectory: { path, relative, status, entries in
                     directories.append(TreeListing.Directory(path: relative, signature: FileSignature(status).checked(racyAfter: instant),
                                                              entriesHash: TreeListing.entriesHash(entries, in: path)))
@@ -101,20 +113,26 @@ public struct TreeIndexer: Sendable {
         var complete = true
         let prefix = TreeIndexer.prefix(of: root)
         let found = processInOrder(produce: produce, work: { item -> Outcome in
+            let relative: [UInt8], previous: TreeListing.File?
+            switch item {
+            case .unchanged(let files): return .kept(files)
+            case .file(let path, let known): (relative, previous) = (path, known)
+            }
             // Most files are only stat'ed: no FilePath for them.
-            guard let signature = FileSignature.of(pathBytes: prefix + item.path) else { return .gone }
-            if let previous = item.previous, previous.signature.matches(signature) { return .unchanged(previous) }
-            let path = FilePath(bytes: prefix + item.path)
+            guard let signature = FileSignature.of(pathBytes: prefix + relative) else { return .gone }
+            if let previous, previous.signature.matches(signature) { return .unchanged(previous) }
+            let path = FilePath(bytes: prefix + relative)
             // Only text is indexed (as find searches it); anything else is listed, and always searched.
             guard case .success(let content) = FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)),
                   !content.changedWhileMapped else {
-                return .unindexed(TreeListing.File(path: item.path, number: nil, signature: signature.checked(racyAfter: instant)))
+                return .unindexed(TreeListing.File(path: relative, number: nil, signature: signature.checked(racyAfter: instant)))
             }
             let keys = content.text.withBytes { TreeIndexer.trigramKeys(in: $0) }
-            return .indexed(path: item.path, signature: signature.checked(racyAfter: instant), keys: keys)
+            return .indexed(path: relative, signature: signature.checked(racyAfter: instant), keys: keys)
         }, consume: { outcome in
             switch outcome {
             case .unchanged(let file): files.append(file)
+            case .kept(let kept): files += kept
             case .unindexed(let file):
                 files.append(file)
                 report.read += 1

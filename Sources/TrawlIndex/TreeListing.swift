@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import SystemPackage
 import TrawlFiles
 
@@ -152,38 +151,22 @@ public struct TreeListing: Sendable, Equatable {
     }
 
     /// The folders as they are now when a walk would find what this listing records (with fresh
-    /// signatures, racy ones marked), or `nil` when it would not. Runs on up to two threads.
+    /// signatures, racy ones marked), or `nil` when it would not.
     public func currentDirectories(root: FilePath, racyAfter instant: Int) -> [Directory]? {
         guard isComplete, root.resolved()?.bytes == self.root, watched.allSatisfy({ $0.isCurrent(root: root) }) else { return nil }
         let directories = self.directories
-        let parts = directories.count >= 512 ? 2 : 1
-        let results = SlotArray<[Directory]>(count: parts)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let range = (directories.count * part / parts)..<(directories.count * (part + 1) / parts)
-            var current: [Directory] = []
-            current.reserveCapacity(range.count)
-            for directory in directories[range] {
-                let path = root.appending(relative: directory.path)
-                guard case .success(let status) = path.status(), status.st_mode & S_IFMT == S_IFDIR else { return }
-                let now = FileSignature(status)
-                if directory.signature.matches(now) {
-                    current.append(directory)
-                    continue
-                }
-                // Changed: the same names (a file renamed over another, a temporary file come
-                // and gone) walk the same.
-                guard directory.signature.inode == now.inode, case .success(let entries) = path.directoryEntries(),
-                      TreeListing.entriesHash(entries, in: path) == directory.entriesHash else { return }
-                current.append(Directory(path: directory.path, signature: now.checked(racyAfter: instant), entriesHash: directory.entriesHash))
-            }
-            results.set(part, current)
+        let now = SignatureSweep.current(prefix: TreeIndexer.prefix(of: root), count: directories.count) { directories[$0].path }
+        var current = directories
+        for (position, directory) in directories.enumerated() {
+            guard let signature = now[position], signature.mode & UInt32(S_IFMT) == UInt32(S_IFDIR) else { return nil }
+            if directory.signature.matches(signature) { continue }
+            // Changed: the same names (a file renamed over another, a temporary file come and
+            // gone) walk the same.
+            let path = root.appending(relative: directory.path)
+            guard directory.signature.inode == signature.inode, case .success(let entries) = path.directoryEntries(),
+                  TreeListing.entriesHash(entries, in: path) == directory.entriesHash else { return nil }
+            current[position].signature = signature.checked(racyAfter: instant)
         }
-        var all: [Directory] = []
-        all.reserveCapacity(directories.count)
-        for part in 0..<parts {
-            guard let current = results.take(part) else { return nil }
-            all += current
-        }
-        return all
+        return current
     }
 }

@@ -22,7 +22,17 @@ import Testing
                 #expect(with.stdout == without.stdout && with.status == without.status, "\(comment): \(mode) \(query)")
                 #expect(!with.stderr.contains("index"), "\(comment): \(with.stderr)")
             }
+            // The files the index rules out count as searched: the same totals as a walk's.
+            let with = try trawl(["find", "--stats", "-l"] + arguments(query) + ["."], in: tree)
+            let without = try trawl(["find", "--stats", "--no-index", "-l"] + arguments(query) + ["."], in: tree)
+            #expect(totals(with.stderr) == totals(without.stderr), "\(comment): \(query)")
         }
+    }
+
+    /// The counts of `--stats` (files, bytes, files with matches, matches, lines), without the time.
+    func totals(_ stderr: String) -> [Substring] {
+        let line = stderr.split(separator: "\n").first { $0.contains("files searched") } ?? ""
+        return Array(line.split(separator: ",").prefix(5))
     }
 
     /// Sets a file's modification time well in the past (so that it is not "racily clean").
