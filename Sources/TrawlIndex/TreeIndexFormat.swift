@@ -207,17 +207,19 @@ public enum TreeIndexFormat {
     /// FNV-1a over little-endian 8-byte words (then the remaining bytes): fast enough to check
     /// every byte read.
     public static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes { checksum($0) }
+    }
+
+    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        bytes.withUnsafeBytes { raw in
-            var index = 0
-            while index + 8 <= raw.count {
-                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian) &* 0x0000_0100_0000_01B3
-                index += 8
-            }
-            while index < raw.count {
-                hash = (hash ^ UInt64(raw[index])) &* 0x0000_0100_0000_01B3
-                index += 1
-            }
+        var index = 0
+        while index + 8 <= raw.count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian) &* 0x0000_0100_0000_01B3
+            index += 8
+        }
+        while index < raw.count {
+            hash = (hash ^ UInt64(raw[index])) &* 0x0000_0100_0000_01B3
+            index += 1
         }
         return hash
     }

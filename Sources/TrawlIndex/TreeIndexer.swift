@@ -46,7 +46,8 @@ public struct TreeIndexer: Sendable {
     private enum Outcome: Sendable {
         case unchanged(TreeListing.File)
         case kept(ArraySlice<TreeListing.File>)
-        case indexed(path: [UInt8], signature: FileSignature, keys: [UInt32])
+        /// The file's keys: for a new segment's builder when building, else as found.
+        case indexed(path: [UInt8], signature: FileSignature, keys: [UInt32], prepared: SegmentBuilder.FileKeys?)
         case unindexed(TreeListing.File)
         case gone
     }
@@ -110,6 +111,9 @@ public struct TreeIndexer: Sendable {
         }
         var files: [TreeListing.File] = []
         var added: [(position: Int, keys: [UInt32])] = []
+        // Without an old index every file is new: their keys go to the segment's builder.
+        let building = old == nil
+        var builder = SegmentBuilder()
         var complete = true
         let prefix = TreeIndexer.prefix(of: root)
         let found = processInOrder(produce: produce, work: { item -> Outcome in
@@ -128,7 +132,8 @@ public struct TreeIndexer: Sendable {
                 return .unindexed(TreeListing.File(path: relative, number: nil, signature: signature.checked(racyAfter: instant)))
             }
             let keys = content.text.withBytes { TreeIndexer.trigramKeys(in: $0) }
-            return .indexed(path: relative, signature: signature.checked(racyAfter: instant), keys: keys)
+            return .indexed(path: relative, signature: signature.checked(racyAfter: instant), keys: building ? [] : keys,
+                            prepared: building ? SegmentBuilder.prepare(keys) : nil)
         }, consume: { outcome in
             switch outcome {
             case .unchanged(let file): files.append(file)
@@ -136,7 +141,8 @@ public struct TreeIndexer: Sendable {
             case .unindexed(let file):
                 files.append(file)
                 report.read += 1
-            case .indexed(let path, let signature, let keys):
+            case .indexed(let path, let signature, let keys, let prepared):
+                if let prepared { builder.add(prepared) }
                 added.append((files.count, keys))
                 files.append(TreeListing.File(path: path, number: nil, signature: signature))
                 report.read += 1
@@ -195,9 +201,9 @@ public struct TreeIndexer: Sendable {
                 return again
             }
             report.rebuilt = true
+            // Numbered in the order they came, as the builder numbered them.
             for (number, entry) in added.enumerated() { files[entry.position].number = UInt32(number) }
-            let index = NGramIndex(units: added.enumerated().lazy.map { (number: UInt32($0), keys: $1.keys) })
-            let bytes = TreeIndexFormat.encodeSegment(index)
+            let bytes = builder.encode()
             let name = TreeIndexStore.newSegmentName()
             segments.append((name, bytes))
             manifest = TreeManifest(listing: TreeListing(root: listing.root, isComplete: listing.isComplete, files: files, directories: listing.directories, watched: listing.watched),

@@ -1,0 +1,155 @@
+import Dispatch
+import TrawlFiles
+
+/// Builds the bytes of a tree's segment (as ``TreeIndexFormat/encodeSegment(_:)`` writes them)
+/// from files' trigram keys, with no posting list per trigram in between, on every core.
+///
+/// A worker groups each file's keys by their first byte (``prepare(_:)``); at the end, each of
+/// sixteen parts of the key space gathers its keys from every file into a bucket per first byte,
+/// counting-sorts each bucket by the keys' other two bytes (a 256 KB count that stays in cache)
+/// and encodes it. A counting sort over all 2^24 keys at once missed the cache on nearly every
+/// posting: 1–1.5 s of a 3.5 s build of a 27,860-file tree, on one core.
+struct SegmentBuilder {
+    /// Parts of the key space, encoded in parallel (16 first bytes each).
+    static let parts = 16
+
+    /// A file's distinct keys as a worker prepares them.
+    struct FileKeys: Sendable {
+        /// Grouped by first byte, those ascending.
+        var keys: [UInt32]
+        /// Where each part's keys begin in `keys`, and the end.
+        var partStarts: [Int]
+    }
+
+    private var files: [FileKeys] = []
+
+    /// The files added so far.
+    var fileCount: Int { files.count }
+
+    /// A file's distinct trigram keys, ready for ``add(_:)``. Runs on the workers.
+    static func prepare(_ keys: [UInt32]) -> FileKeys {
+        var starts = [Int](repeating: 0, count: 257)
+        for key in keys { starts[Int(key >> 16 & 0xFF) + 1] += 1 }
+        for bucket in 0..<256 { starts[bucket + 1] += starts[bucket] }
+        let partStarts = (0...parts).map { starts[$0 * 256 / parts] }
+        let grouped = [UInt32](unsafeUninitializedCapacity: keys.count) { buffer, count in
+            for key in keys {
+                let bucket = Int(key >> 16 & 0xFF)
+                buffer[starts[bucket]] = key
+                starts[bucket] += 1
+            }
+            count = keys.count
+        }
+        return FileKeys(keys: grouped, partStarts: partStarts)
+    }
+
+    /// Adds the next file (numbered ``fileCount`` before the call, from the first number given
+    /// to ``encode(firstNumber:)``).
+    mutating func add(_ file: FileKeys) { files.append(file) }
+
+    /// The segment's bytes, files numbered from `firstNumber` in the order they were added.
+    func encode(firstNumber: UInt32 = 0) -> [UInt8] {
+        typealias Format = TreeIndexFormat
+        let parts = SegmentBuilder.parts, bucketsPerPart = 256 / parts
+        let encoded = SlotArray<(table: [UInt8], lists: [UInt8], keys: Int)>(count: parts)
+        let files = self.files
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            // The part's postings from every file, by first byte: key (its last two bytes) and file.
+            var lows = [[UInt16]](repeating: [], count: bucketsPerPart)
+            var numbers = [[UInt32]](repeating: [], count: bucketsPerPart)
+            var postings = 0
+            for (offset, file) in files.enumerated() {
+                let number = firstNumber &+ UInt32(offset)
+                for index in file.partStarts[part]..<file.partStarts[part + 1] {
+                    let key = file.keys[index]
+                    let bucket = Int(key >> 16 & 0xFF) - part * bucketsPerPart
+                    lows[bucket].append(UInt16(truncatingIfNeeded: key))
+                    numbers[bucket].append(number)
+                }
+                postings += file.partStarts[part + 1] - file.partStarts[part]
+            }
+            var table: [UInt8] = []
+            var written = 0, keyCount = 0
+            // counts[low + 1]: where low's files begin once summed; placing moves it on to where
+            // they end, which is where the next low's begin. (32-bit, through a pointer: it must
+            // stay in cache, and the placing runs once per posting.)
+            let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << 16 + 1)
+            defer { counts.deallocate() }
+            // At most five bytes per varint: each posting's, and each list's count.
+            let lists = [UInt8](unsafeUninitializedCapacity: 10 * postings) { out, initialized in
+                func varint(_ value: UInt32) {
+                    var value = value
+                    while value >= 0x80 {
+                        out[written] = UInt8(value & 0x7F) | 0x80
+                        written += 1
+                        value >>= 7
+                    }
+                    out[written] = UInt8(value)
+                    written += 1
+                }
+                for bucket in 0..<bucketsPerPart where !lows[bucket].isEmpty {
+                    let bucketLows = lows[bucket], bucketNumbers = numbers[bucket]
+                    counts.initialize(repeating: 0, count: 1 << 16 + 1)
+                    for low in bucketLows { counts[Int(low) + 1] &+= 1 }
+                    var running: UInt32 = 0
+                    for low in 0..<(1 << 16) {
+                        let count = counts[low + 1]
+                        counts[low + 1] = running
+                        running &+= count
+                    }
+                    let sorted = [UInt32](unsafeUninitializedCapacity: bucketLows.count) { placed, count in
+                        for (low, number) in zip(bucketLows, bucketNumbers) {
+                            let at = Int(low) + 1
+                            placed[Int(counts[at])] = number
+                            counts[at] &+= 1
+                        }
+                        count = bucketLows.count
+                    }
+                    var start = 0
+                    for low in 0..<(1 << 16) {
+                        let end = Int(counts[low + 1])
+                        guard end > start else { continue }
+                        let listStart = written
+                        varint(UInt32(end - start))
+                        var last: UInt32 = 0
+                        for position in start..<end {
+                            let unit = sorted[position]
+                            varint(position == start ? unit : unit - last)
+                            last = unit
+                        }
+                        table += [UInt8(part * bucketsPerPart + bucket), UInt8(low >> 8), UInt8(low & 0xFF)]
+                        Format.appendUInt(UInt64(listStart), 4, to: &table) // from the part's start: moved below
+                        Format.appendUInt(UInt64(written - listStart), 4, to: &table)
+                        Format.appendUInt(Format.checksum(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[listStart..<written]))), 8, to: &table)
+                        keyCount += 1
+                        start = end
+                    }
+                }
+                initialized = written
+            }
+            encoded.set(part, (table, lists, keyCount))
+        }
+        var table: [UInt8] = [], lists: [UInt8] = []
+        var keyCount = 0
+        for part in 0..<parts {
+            let (partTable, partLists, partKeys) = encoded.take(part)!
+            var moved = partTable
+            // Each entry's list offset counts from the part's lists: make it count from the first.
+            for entry in 0..<partKeys {
+                let at = entry * Format.tableEntryLength + 3
+                let offset = Format.readUInt(moved, at, 4) + UInt64(lists.count)
+                for byte in 0..<4 { moved[at + byte] = UInt8(offset >> (8 * UInt64(byte)) & 0xFF) }
+            }
+            table += moved
+            lists += partLists
+            keyCount += partKeys
+        }
+        Format.appendUInt(Format.checksum(table[...]), 8, to: &table)
+        var out = Format.segmentMagic
+        Format.appendUInt(UInt64(Format.version), 4, to: &out)
+        Format.appendUInt(UInt64(keyCount), 8, to: &out)
+        Format.appendUInt(UInt64(lists.count), 8, to: &out)
+        Format.appendUInt(Format.checksum(out[...]), 8, to: &out)
+        return out + table + lists
+    }
+}
