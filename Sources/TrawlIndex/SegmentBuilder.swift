@@ -117,10 +117,11 @@ struct SegmentBuilder {
                             varint(position == start ? unit : unit - last)
                             last = unit
                         }
-                        table += [UInt8(part * bucketsPerPart + bucket), UInt8(low >> 8), UInt8(low & 0xFF)]
-                        Format.appendUInt(UInt64(listStart), 4, to: &table) // from the part's start: moved below
-                        Format.appendUInt(UInt64(written - listStart), 4, to: &table)
-                        Format.appendUInt(Format.checksum(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[listStart..<written]))), 8, to: &table)
+                        // The offset from the part's lists: moved below.
+                        Format.appendTableEntry(key: UInt32(part * bucketsPerPart + bucket) << 16 | UInt32(low), offset: listStart,
+                                                length: written - listStart,
+                                                checksum: Format.checksum(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[listStart..<written]))),
+                                                to: &table)
                         keyCount += 1
                         start = end
                     }
@@ -144,12 +145,6 @@ struct SegmentBuilder {
             lists += partLists
             keyCount += partKeys
         }
-        Format.appendUInt(Format.checksum(table[...]), 8, to: &table)
-        var out = Format.segmentMagic
-        Format.appendUInt(UInt64(Format.version), 4, to: &out)
-        Format.appendUInt(UInt64(keyCount), 8, to: &out)
-        Format.appendUInt(UInt64(lists.count), 8, to: &out)
-        Format.appendUInt(Format.checksum(out[...]), 8, to: &out)
-        return out + table + lists
+        return Format.segment(table: table, keyCount: keyCount, lists: lists)
     }
 }

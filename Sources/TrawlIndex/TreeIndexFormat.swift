@@ -171,18 +171,31 @@ public enum TreeIndexFormat {
                 appendVarint(UInt64(position == 0 ? unit : unit - last), to: &lists)
                 last = unit
             }
-            table += [UInt8(key >> 16), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF)]
-            appendUInt(UInt64(start), 4, to: &table)
-            appendUInt(UInt64(lists.count - start), 4, to: &table)
-            appendUInt(checksum(lists[start...]), 8, to: &table)
+            appendTableEntry(key: key, offset: start, length: lists.count - start, checksum: checksum(lists[start...]), to: &table)
         }
-        appendUInt(checksum(table[...]), 8, to: &table)
+        return segment(table: table, keyCount: keys.count, lists: lists)
+    }
+
+    /// Appends a trigram table entry: the key, where its list is in the lists, its length and
+    /// its checksum.
+    static func appendTableEntry(key: UInt32, offset: Int, length: Int, checksum: UInt64, to table: inout [UInt8]) {
+        table += [UInt8(key >> 16 & 0xFF), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF)]
+        appendUInt(UInt64(offset), 4, to: &table)
+        appendUInt(UInt64(length), 4, to: &table)
+        appendUInt(checksum, 8, to: &table)
+    }
+
+    /// A segment's bytes: the header, the trigram table (`keyCount` entries, its checksum
+    /// appended here) and the lists.
+    static func segment(table: [UInt8], keyCount: Int, lists: [UInt8]) -> [UInt8] {
         var out = segmentMagic
         appendUInt(UInt64(version), 4, to: &out)
-        appendUInt(UInt64(keys.count), 8, to: &out)
+        appendUInt(UInt64(keyCount), 8, to: &out)
         appendUInt(UInt64(lists.count), 8, to: &out)
         appendUInt(checksum(out[...]), 8, to: &out)
-        return out + table + lists
+        var tableChecksum: [UInt8] = []
+        appendUInt(checksum(table[...]), 8, to: &tableChecksum)
+        return out + table + tableChecksum + lists
     }
 
     /// The checksum of a segment's header, as its manifest records it.

@@ -30,9 +30,10 @@ public struct NarrowedFile: Sendable {
         ruledOutUnless = signature
     }
 
-    init(prefix: [UInt8], relative: [UInt8], ruledOutUnless signature: FileSignature?) {
+    /// A listed file to search (those the index rules out and are unchanged are not handed over).
+    init(prefix: [UInt8], relative: [UInt8]) {
         source = .listed(prefix: prefix, relative: relative)
-        ruledOutUnless = signature
+        ruledOutUnless = nil
     }
 
     /// The file (its path is made here, on the worker, not while listing).
@@ -46,13 +47,9 @@ public struct NarrowedFile: Sendable {
     /// The file's size when the index rules it out and it is unchanged (one `stat`), else `nil`:
     /// search it.
     public func sizeIfRuledOut() -> Int? {
-        guard let signature = ruledOutUnless else { return nil }
-        let current: FileSignature?
-        switch source {
-        case .walked(let file): current = FileSignature.of(file.path)
-        case .listed(let prefix, let relative): current = FileSignature.of(pathBytes: prefix + relative)
-        }
-        return signature.matches(current) ? signature.size : nil
+        // Only walked files are ruled out here: a listing's were checked in one sweep.
+        guard let signature = ruledOutUnless, case .walked(let file) = source else { return nil }
+        return signature.matches(FileSignature.of(file.path)) ? signature.size : nil
     }
 }
 
@@ -179,7 +176,7 @@ public struct TreeIndexNarrowing: Sendable {
             handover.bytesRuledOut += files[position].signature.size
         }
         for position in selected where !skipped[position] {
-            visit(NarrowedFile(prefix: prefix, relative: files[position].path, ruledOutUnless: nil))
+            visit(NarrowedFile(prefix: prefix, relative: files[position].path))
         }
         return handover
     }
