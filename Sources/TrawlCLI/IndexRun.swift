@@ -7,6 +7,8 @@ import TrawlIndex
 public struct IndexRun: Sendable {
     public var root: FilePath = "."
     public var stats = false
+    /// Every file read into a new index, whatever index is there.
+    public var rebuild = false
 
     public init() {}
 
@@ -15,17 +17,19 @@ public struct IndexRun: Sendable {
         let start = monotonicNanoseconds()
         let report: TreeIndexer.Report
         do {
-            report = try TreeIndexer(root: root).update()
+            report = try TreeIndexer(root: root).update(rebuild: rebuild)
         } catch {
             Console.error("\(TreeIndexStore.manifestPath(root)): cannot write the index: \(error)")
             return 2
         }
+        // The listing's tens of thousands of paths are freed by the system at exit, at once.
+        keepUntilExit(report)
         report.notes.forEach(Console.error)
         report.errors.forEach(Console.error)
         let elapsed = monotonicNanoseconds() - start
         if stats {
             var lists = 0, segments = 0
-            if case .success(let stored?) = TreeIndexStore.open(root: root) {
+            if case .success(let stored?) = TreeIndexStore.open(root: root, readingTables: false) {
                 lists = stored.trigramListCount
                 segments = stored.manifest.segments.count
             }

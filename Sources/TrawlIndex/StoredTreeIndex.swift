@@ -2,7 +2,7 @@ import TrawlMatch
 
 /// A tree's stored index opened for queries: the manifest (the listing) and each segment's header
 /// and trigram table are read and checked at once; a posting list is read (and checked) only when
-/// a query needs it.
+/// a query needs it. A refresh, which queries nothing, opens it without the tables.
 public struct StoredTreeIndex: Sendable {
     /// Reads `count` bytes at `offset` of a stored file.
     public typealias ReadBytes = @Sendable (_ offset: Int, _ count: Int) throws(TreeIndexFormat.Error) -> [UInt8]
@@ -11,13 +11,15 @@ public struct StoredTreeIndex: Sendable {
     let segments: [StoredSegment]
 
     /// Opens the index whose manifest is `manifest`; `segment` gives a reader of each segment file
-    /// it names.
-    public init(manifest bytes: [UInt8], segment: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> ReadBytes)
-        throws(TreeIndexFormat.Error) {
+    /// it names. Without `readingTables` only the segments' headers are read and checked (their
+    /// tables are read when their postings are).
+    public init(manifest bytes: [UInt8], readingTables: Bool = true,
+                segment: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> ReadBytes) throws(TreeIndexFormat.Error) {
         let manifest = try TreeIndexFormat.decodeManifest(bytes)
         var segments: [StoredSegment] = []
         for reference in manifest.segments {
-            segments.append(try StoredSegment(reference, numberLimit: manifest.nextNumber, read: try segment(reference)))
+            let opened = try StoredSegment(reference, numberLimit: manifest.nextNumber, read: try segment(reference))
+            segments.append(readingTables ? try opened.withTable() : opened)
         }
         self.manifest = manifest
         self.segments = segments
@@ -42,13 +44,13 @@ public struct StoredTreeIndex: Sendable {
         return all
     }
 
-    /// The postings of the segments at `offsets`, merged, keeping only the files in `live`.
-    func postings(ofSegments offsets: some Sequence<Int>, live: Set<UInt32>) throws(TreeIndexFormat.Error) -> [UInt32: [UInt32]] {
+    /// The postings of the segments at `offsets`, merged, keeping only the files `isLive` keeps.
+    func postings(ofSegments offsets: some Sequence<Int>, isLive: (UInt32) -> Bool) throws(TreeIndexFormat.Error) -> [UInt32: [UInt32]] {
         var merged: [UInt32: [UInt32]] = [:]
         for offset in offsets {
-            let segment = segments[offset]
+            let segment = try segments[offset].withTable()
             for entry in 0..<segment.count {
-                let units = try segment.list(at: entry).units.filter(live.contains)
+                let units = try segment.list(at: entry).units.filter(isLive)
                 if !units.isEmpty { merged[segment.key(at: entry), default: []] += units }
             }
         }
@@ -56,9 +58,11 @@ public struct StoredTreeIndex: Sendable {
     }
 }
 
-/// One segment file opened: its table read and checked, its lists read on demand.
+/// One segment file opened: its header checked, then its table read and checked (`withTable`),
+/// its lists read on demand.
 struct StoredSegment: Sendable {
-    let table: [UInt8]
+    /// Empty until read.
+    private(set) var table: [UInt8] = []
     let count: Int
     let postingsOffset: Int
     let size: Int
@@ -74,11 +78,6 @@ struct StoredSegment: Sendable {
         guard count <= reference.size / Format.tableEntryLength else { throw .corrupt("bad layout") }
         let postingsOffset = Format.headerLength + count * Format.tableEntryLength + 8
         guard postingsOffset <= reference.size, postingsLength == reference.size - postingsOffset else { throw .corrupt("segment length") }
-        let table = try read(Format.headerLength, postingsOffset - Format.headerLength)
-        guard Format.readUInt(table, table.count - 8, 8) == Format.checksum(table[0..<(table.count - 8)]) else {
-            throw .corrupt("trigram table checksum")
-        }
-        self.table = table
         self.count = count
         self.postingsOffset = postingsOffset
         self.size = reference.size
@@ -86,8 +85,22 @@ struct StoredSegment: Sendable {
         self.read = read
     }
 
+    /// The segment with its trigram table read and checked.
+    func withTable() throws(TreeIndexFormat.Error) -> StoredSegment {
+        guard table.isEmpty else { return self }
+        typealias Format = TreeIndexFormat
+        let table = try read(Format.headerLength, postingsOffset - Format.headerLength)
+        guard Format.readUInt(table, table.count - 8, 8) == Format.checksum(table[0..<(table.count - 8)]) else {
+            throw .corrupt("trigram table checksum")
+        }
+        var opened = self
+        opened.table = table
+        return opened
+    }
+
     /// The posting list of `key` (empty when absent), read and checked.
     func list(_ key: UInt32) throws(TreeIndexFormat.Error) -> PostingList {
+        precondition(!table.isEmpty, "a segment's table is read before its lists")
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The stored form of a tree's index (version 2): a manifest (`.trawl/index`) holding the listing
 /// of the tree and naming its segments, and immutable segment files (`.trawl/postings-…`) holding
 /// posting lists. A refresh writes a small segment for the files that changed and a new manifest
@@ -57,47 +59,97 @@ public enum TreeIndexFormat {
 
     /// The bytes of a manifest.
     public static func encode(_ manifest: TreeManifest) -> [UInt8] {
-        var body: [UInt8] = []
-        appendVarint(UInt64(manifest.nextNumber), to: &body)
-        var none: [UInt8] = []
-        appendPath(manifest.listing.root, after: &none, to: &body)
-        body.append(manifest.listing.isComplete ? 1 : 0)
-        appendVarint(UInt64(manifest.segments.count), to: &body)
-        for segment in manifest.segments {
-            let name = Array(segment.name.utf8)
-            appendVarint(UInt64(name.count), to: &body)
-            body += name
-            appendVarint(UInt64(segment.size), to: &body)
-            appendUInt(segment.headerChecksum, 8, to: &body)
-        }
         let listing = manifest.listing
-        var previous: [UInt8] = []
-        appendVarint(UInt64(listing.directories.count), to: &body)
-        for directory in listing.directories {
-            appendPath(directory.path, after: &previous, to: &body)
-            appendSignature(directory.signature, to: &body)
-            appendUInt(directory.entriesHash, 8, to: &body)
+        let head = ByteWriter.bytes(capacity: 64 + listing.root.count + manifest.segments.reduce(0) { $0 + $1.name.utf8.count + 40 }
+                                    + listing.directories.reduce(0) { $0 + $1.path.count + pathAndSignatureBound + 8 }
+                                    + listing.watched.reduce(0) { $0 + $1.path.count + pathAndSignatureBound + 1 }) { out in
+            out.varint(UInt64(manifest.nextNumber))
+            var none: [UInt8] = []
+            writePath(listing.root, after: &none, to: &out)
+            out.byte(listing.isComplete ? 1 : 0)
+            out.varint(UInt64(manifest.segments.count))
+            for segment in manifest.segments {
+                let name = Array(segment.name.utf8)
+                out.varint(UInt64(name.count))
+                out.bytes(name[...])
+                out.varint(UInt64(segment.size))
+                out.uint(segment.headerChecksum, 8)
+            }
+            var previous: [UInt8] = []
+            out.varint(UInt64(listing.directories.count))
+            for directory in listing.directories {
+                writePath(directory.path, after: &previous, to: &out)
+                writeSignature(directory.signature, to: &out)
+                out.uint(directory.entriesHash, 8)
+            }
+            previous = []
+            out.varint(UInt64(listing.watched.count))
+            for watched in listing.watched {
+                writePath(watched.path, after: &previous, to: &out)
+                out.byte((watched.presenceOnly ? 4 : 0) | (watched.signature == nil ? 0 : watched.presenceOnly ? 1 : 2))
+                if !watched.presenceOnly, let signature = watched.signature { writeSignature(signature, to: &out) }
+            }
+            out.varint(UInt64(listing.files.count))
         }
-        previous = []
-        appendVarint(UInt64(listing.watched.count), to: &body)
-        for watched in listing.watched {
-            appendPath(watched.path, after: &previous, to: &body)
-            body.append((watched.presenceOnly ? 4 : 0) | (watched.signature == nil ? 0 : watched.presenceOnly ? 1 : 2))
-            if !watched.presenceOnly, let signature = watched.signature { appendSignature(signature, to: &body) }
+        // The files, most of the manifest, in parts on every core: each part's first path shares
+        // nothing with the path before it, which the format allows.
+        let files = listing.files
+        let parts = files.count < 4096 ? 1 : 8
+        let encoded = [[UInt8]](unsafeUninitializedCapacity: parts) { buffer, initialized in
+            nonisolated(unsafe) let results = buffer
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let range = (files.count * part / parts)..<(files.count * (part + 1) / parts)
+                let bound = files[range].reduce(0) { $0 + $1.path.count + pathAndSignatureBound + 10 }
+                (results.baseAddress! + part).initialize(to: ByteWriter.bytes(capacity: bound) { out in
+                    var previous: [UInt8] = []
+                    for file in files[range] {
+                        writePath(file.path, after: &previous, to: &out)
+                        out.varint(file.number.map { UInt64($0) + 1 } ?? 0)
+                        writeSignature(file.signature, to: &out)
+                    }
+                })
+            }
+            initialized = parts
         }
-        previous = []
-        appendVarint(UInt64(listing.files.count), to: &body)
-        for file in listing.files {
-            appendPath(file.path, after: &previous, to: &body)
-            appendVarint(file.number.map { UInt64($0) + 1 } ?? 0, to: &body)
-            appendSignature(file.signature, to: &body)
+        let bodyCount = head.count + encoded.reduce(0) { $0 + $1.count }
+        var bytes = ByteWriter.bytes(capacity: headerLength + bodyCount) { out in
+            out.bytes(manifestMagic[...])
+            out.uint(UInt64(version), 4)
+            out.uint(UInt64(bodyCount), 8)
+            out.uint(0, 8) // the body's checksum, once the body is written
+            out.uint(0, 8)
+            out.bytes(head[...])
+            for part in encoded { out.bytes(part[...]) }
         }
-        var out = manifestMagic
-        appendUInt(UInt64(version), 4, to: &out)
-        appendUInt(UInt64(body.count), 8, to: &out)
-        appendUInt(checksum(body[...]), 8, to: &out)
-        appendUInt(checksum(out[...]), 8, to: &out)
-        return out + body
+        store(checksum(bytes[headerLength...]), at: 20, in: &bytes)
+        store(checksum(bytes[0..<28]), at: 28, in: &bytes)
+        return bytes
+    }
+
+    /// Overwrites 8 bytes at `offset` with `value`, little-endian.
+    private static func store(_ value: UInt64, at offset: Int, in bytes: inout [UInt8]) {
+        for shift in 0..<8 { bytes[offset + shift] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(shift))) }
+    }
+
+    /// The most bytes a path's two varints and a signature take, besides the path's own bytes.
+    private static let pathAndSignatureBound = 20 + 50
+
+    /// A path as the bytes it shares with the previous path of its table and the rest.
+    static func writePath(_ path: [UInt8], after previous: inout [UInt8], to out: inout ByteWriter) {
+        var shared = 0
+        while shared < path.count && shared < previous.count && path[shared] == previous[shared] { shared += 1 }
+        out.varint(UInt64(shared))
+        out.varint(UInt64(path.count - shared))
+        out.bytes(path[shared...])
+        previous = path
+    }
+
+    static func writeSignature(_ signature: FileSignature, to out: inout ByteWriter) {
+        out.varint(UInt64(signature.size))
+        out.zigzag(signature.modified)
+        out.zigzag(signature.changed)
+        out.varint(signature.inode)
+        out.varint(UInt64(signature.mode))
     }
 
     /// The manifest in `bytes`, checked.
@@ -247,30 +299,9 @@ public enum TreeIndexFormat {
         out.append(UInt8(value))
     }
 
-    static func appendZigzag(_ value: Int, to out: inout [UInt8]) {
-        appendVarint(UInt64(bitPattern: Int64(value) << 1 ^ Int64(value) >> 63), to: &out)
-    }
-
     /// Appends the low `width` bytes of `value`, little-endian.
     public static func appendUInt(_ value: UInt64, _ width: Int, to out: inout [UInt8]) {
         for shift in 0..<width { out.append(UInt8(value >> (8 * UInt64(shift)) & 0xFF)) }
-    }
-
-    static func appendPath(_ path: [UInt8], after previous: inout [UInt8], to out: inout [UInt8]) {
-        var shared = 0
-        while shared < path.count && shared < previous.count && path[shared] == previous[shared] { shared += 1 }
-        appendVarint(UInt64(shared), to: &out)
-        appendVarint(UInt64(path.count - shared), to: &out)
-        out += path[shared...]
-        previous = path
-    }
-
-    static func appendSignature(_ signature: FileSignature, to out: inout [UInt8]) {
-        appendVarint(UInt64(signature.size), to: &out)
-        appendZigzag(signature.modified, to: &out)
-        appendZigzag(signature.changed, to: &out)
-        appendVarint(signature.inode, to: &out)
-        appendVarint(UInt64(signature.mode), to: &out)
     }
 
     /// Reads `width` little-endian bytes at `offset`.
@@ -307,6 +338,22 @@ public enum TreeIndexFormat {
         }
 
         public mutating func varint() throws(Error) -> UInt64 {
+            // With room for the longest varint, no check per byte: a manifest holds a hundred
+            // thousand of them.
+            if end - position >= 10 {
+                let (value, length) = bytes.withUnsafeBufferPointer { buffer -> (UInt64, Int) in
+                    var value: UInt64 = 0
+                    for length in 0..<10 {
+                        let byte = buffer[position + length]
+                        value |= UInt64(byte & 0x7F) << (7 * UInt64(length))
+                        if byte & 0x80 == 0 { return (value, length + 1) }
+                    }
+                    return (value, 0)
+                }
+                guard length > 0 else { throw .corrupt("bad varint") }
+                position += length
+                return value
+            }
             var value: UInt64 = 0
             var shift: UInt64 = 0
             while true {

@@ -82,7 +82,7 @@ public struct TreeIndexNarrowing: Sendable {
                 stored = opened
                 candidates = try stored.candidates(for: query)
             } catch {
-                problems.append("\(TreeIndexStore.manifestPath(root)): \(error); searching without it (run trawl index to rebuild)")
+                problems.append("\(TreeIndexStore.manifestPath(root)): \(error); searching without it (trawl index --rebuild builds it again)")
                 continue
             }
             if roots.count == 1 && options.selectsDefaultFiles,

@@ -21,8 +21,9 @@ public enum TreeIndexStore {
     public static func manifestPath(_ root: FilePath) -> FilePath { folder(root).appending(manifestName) }
 
     /// Opens the index of `root`: `nil` when there is none, a failure when it is there but unusable
-    /// (truncated, corrupt, another version, a segment missing).
-    public static func open(root: FilePath) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
+    /// (truncated, corrupt, another version, a segment missing). Without `readingTables`, the
+    /// segments' trigram tables are left unread (and unchecked) until their postings are read.
+    public static func open(root: FilePath, readingTables: Bool = true) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
         // A refresh may replace the manifest and remove its segments between our two reads: then
         // the new manifest is read.
         for attempt in 0..<3 {
@@ -31,7 +32,7 @@ public enum TreeIndexStore {
             do { bytes = try manifest.read(0, manifest.size) } catch { return .failure(error) }
             var missing = false
             do {
-                let stored = try StoredTreeIndex(manifest: bytes) { segment throws(TreeIndexFormat.Error) in
+                let stored = try StoredTreeIndex(manifest: bytes, readingTables: readingTables) { segment throws(TreeIndexFormat.Error) in
                     guard let file = ReadOnlyFile(folder(root).appending(segment.name)) else {
                         missing = true
                         throw .corrupt("segment \(segment.name) missing")

@@ -38,6 +38,8 @@ public struct TreeIndexer: Sendable {
         public var errors: [String] = []
         /// Worth a word, not errors (an unusable index rebuilt).
         public var notes: [String] = []
+        /// The index's manifest as the run left it.
+        public var manifest: TreeManifest?
     }
 
     /// Segments added by refreshes beyond which they are merged into one.
@@ -69,7 +71,8 @@ public struct TreeIndexer: Sendable {
         let instant = FileSignature.racyInstant()
         var old: StoredTreeIndex?
         if !rebuild {
-            switch TreeIndexStore.open(root: root) {
+            // A refresh reads no postings unless it merges segments: their tables are read then.
+            switch TreeIndexStore.open(root: root, readingTables: false) {
             case .success(let stored): old = stored
             case .failure(let error): report.notes.append("\(TreeIndexStore.manifestPath(root)): \(error); building it again")
             }
@@ -159,14 +162,20 @@ public struct TreeIndexer: Sendable {
             + added.reduce(0) { $0 + files[$1.position].signature.size }
         let listing = TreeListing(root: root.resolved()?.bytes ?? [], isComplete: complete && found.result.errors.isEmpty,
                                   files: files, directories: found.directories, watched: found.watched)
-        if let old, added.isEmpty, listing == old.listing { return report }
+        if let old, added.isEmpty, listing == old.listing {
+            report.manifest = old.manifest
+            return report
+        }
 
-        let live = Set(files.lazy.compactMap(\.number))
+        // The numbers still in use (below the old index's next number): a flag per number.
+        var live = [Bool](repeating: false, count: Int(old?.manifest.nextNumber ?? 0))
+        var liveCount: UInt32 = 0
+        for file in files { if let number = file.number { live[Int(number)] = true; liveCount += 1 } }
         var segments: [(name: String, bytes: [UInt8])] = []
         var manifest: TreeManifest
         let kept = old.flatMap { old in
             // Most numbers dead: rebuilt rather than carried.
-            old.manifest.nextNumber - UInt32(live.count) > max(256, UInt32(live.count) / 2) ? nil : old
+            old.manifest.nextNumber - liveCount > max(256, liveCount / 2) ? nil : old
         }
         if let old = kept {
             var next = old.manifest.nextNumber
@@ -174,7 +183,7 @@ public struct TreeIndexer: Sendable {
             var replaced = 0
             if old.manifest.segments.count > TreeIndexer.mergeThreshold {
                 do {
-                    postings = try old.postings(ofSegments: 1..<old.manifest.segments.count, live: live)
+                    postings = try old.postings(ofSegments: 1..<old.manifest.segments.count) { live[Int($0)] }
                     replaced = old.manifest.segments.count - 1
                 } catch {
                     postings = [:]
@@ -212,6 +221,7 @@ public struct TreeIndexer: Sendable {
         }
         try TreeIndexStore.save(manifest, segments: segments, root: root)
         report.written = true
+        report.manifest = manifest
         return report
     }
 

@@ -247,11 +247,14 @@ struct Index: ParsableCommand {
     var path: String = "."
     @Flag(help: "Print files, bytes read, postings, trigrams, index size and time.")
     var stats = false
+    @Flag(help: "Read every file into a new index, whatever is there (when find reports the index corrupt: a refresh checks the listing and the segments' headers, a search the tables and lists it reads).")
+    var rebuild = false
 
     func run() throws {
         var run = IndexRun()
         run.root = commandLinePath(path)
         run.stats = stats
+        run.rebuild = rebuild
         let status = run.run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -95,6 +95,29 @@ import Testing
         }
     }
 
+    /// A refresh reads no segment's table (it queries nothing): a damaged one is found by the
+    /// search that reads it, which says how to rebuild, and `--rebuild` does.
+    @Test func aDamagedSegmentIsFoundBySearchesAndRebuiltOnRequest() throws {
+        let tree = try copyOfFixture("tree")
+        try ageAll(tree)
+        #expect(try trawl(["index", "."], in: tree).status == 0)
+        let folder = tree.appendingPathComponent(".trawl")
+        let segment = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasPrefix("postings-") }!
+        let file = folder.appendingPathComponent(segment)
+        var bytes = try Data(contentsOf: file)
+        bytes[40] ^= 0x5A // in the first table entry
+        try bytes.write(to: file)
+        let found = try trawl(["find", "-c", "fn", "."], in: tree)
+        #expect(found.stdout == (try trawl(["find", "--no-index", "-c", "fn", "."], in: tree)).stdout)
+        #expect(found.stderr.contains("corrupt index") && found.stderr.contains("trawl index --rebuild"), "\(found.stderr)")
+        let refreshed = try trawl(["index", "."], in: tree)
+        #expect(refreshed.status == 0 && refreshed.stderr.isEmpty, "\(refreshed.stderr)")
+        let rebuilt = try trawl(["index", "--rebuild", "--stats", "."], in: tree)
+        #expect(rebuilt.status == 0 && rebuilt.stdout.contains("built"), "\(rebuilt.stdout) \(rebuilt.stderr)")
+        #expect(try trawl(["find", "-c", "fn", "."], in: tree).stderr.isEmpty)
+        try expectSameResults(in: tree, "rebuilt")
+    }
+
     @Test func theIndexFolderIsNeverSearched() throws {
         let tree = try copyOfFixture("tree")
         #expect(try trawl(["index", "."], in: tree).status == 0)

@@ -72,7 +72,7 @@ import TrawlText
     /// Opens the index and reads every posting list of every segment.
     func openAndReadAll(_ manifest: [UInt8], _ segments: [String: [UInt8]]) throws(TreeIndexFormat.Error) {
         let stored = try open(manifest, segments)
-        _ = try stored.postings(ofSegments: stored.segments.indices, live: Set(0..<stored.manifest.nextNumber))
+        _ = try stored.postings(ofSegments: stored.segments.indices) { _ in true }
     }
 
     @Test func whatIsWrittenIsReadBack() throws {
@@ -85,8 +85,36 @@ import TrawlText
             let query = LiteralQuery.literal(QueryLiteral(literal, ignoringASCIICase: literal == "Error"))
             #expect(try stored.candidates(for: query) == sample.whole.units(satisfying: query), "\(literal)")
         }
-        let all = try stored.postings(ofSegments: stored.segments.indices, live: Set(0..<210))
+        let all = try stored.postings(ofSegments: stored.segments.indices) { $0 < 210 }
         #expect(all.mapValues { $0.sorted() } == sample.whole.postings.mapValues(\.units))
+    }
+
+    /// A listing large enough that its files are encoded in parts, with the widest values each
+    /// field can hold: read back the same, and refused when cut anywhere in the last varints.
+    @Test func aLargeListingIsReadBack() throws {
+        var random = SeededGenerator(seed: 0x7F4)
+        var listing = TreeListing(root: Array("/r".utf8), isComplete: true)
+        let extremes = [Int.min, Int.max, 0, -1]
+        for number in 0..<10_007 {
+            var signature = randomSignature(&random)
+            if number % 97 == 0 {
+                signature = FileSignature(size: Int.max, modified: extremes[number % 4], changed: extremes[(number / 97) % 4],
+                                          inode: UInt64.max, mode: UInt32.max)
+            }
+            let path = Array("m\(number % 11)/\(number / 100)/f\(number).swift".utf8)
+            listing.files.append(TreeListing.File(path: path, number: number % 5 == 0 ? nil : UInt32(number), signature: signature))
+        }
+        let manifest = TreeManifest(listing: listing, segments: [TreeManifest.Segment(name: "postings-00aa", size: 36, headerChecksum: 7)],
+                                    nextNumber: 10_007)
+        let bytes = TreeIndexFormat.encode(manifest)
+        let decoded = try TreeIndexFormat.decodeManifest(bytes)
+        #expect(decoded.listing.files.count == listing.files.count)
+        let differing = listing.files.indices.first { $0 >= decoded.listing.files.count || decoded.listing.files[$0] != listing.files[$0] }
+        #expect(differing == nil, "file \(differing ?? -1) differs")
+        #expect(decoded == manifest)
+        for cut in 1...24 {
+            #expect(throws: TreeIndexFormat.Error.self) { try TreeIndexFormat.decodeManifest(Array(bytes.dropLast(cut))) }
+        }
     }
 
     @Test func truncatedOrAlteredFilesAreRefused() throws {
