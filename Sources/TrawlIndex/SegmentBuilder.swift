@@ -22,9 +22,13 @@ struct SegmentBuilder {
     }
 
     private var files: [FileKeys] = []
+    private var numbers: [UInt32] = []
+    private var keyCount = 0
 
     /// The files added so far.
     var fileCount: Int { files.count }
+    /// Whether no file added has a key (its segment would list nothing).
+    var isEmpty: Bool { keyCount == 0 }
 
     /// A file's distinct trigram keys, ready for ``add(_:)``. Runs on the workers.
     static func prepare(_ keys: [UInt32]) -> FileKeys {
@@ -43,23 +47,27 @@ struct SegmentBuilder {
         return FileKeys(keys: grouped, partStarts: partStarts)
     }
 
-    /// Adds the next file (numbered ``fileCount`` before the call, from the first number given
-    /// to ``encode(firstNumber:)``).
-    mutating func add(_ file: FileKeys) { files.append(file) }
+    /// Adds a file, numbered above every file added before it (the lists come out sorted).
+    mutating func add(_ file: FileKeys, number: UInt32) {
+        precondition(numbers.last.map { $0 < number } ?? true, "files are added by ascending number")
+        files.append(file)
+        numbers.append(number)
+        keyCount += file.keys.count
+    }
 
-    /// The segment's bytes, files numbered from `firstNumber` in the order they were added.
-    func encode(firstNumber: UInt32 = 0) -> [UInt8] {
+    /// The segment's bytes.
+    func encode() -> [UInt8] {
         typealias Format = TreeIndexFormat
         let parts = SegmentBuilder.parts, bucketsPerPart = 256 / parts
         let encoded = SlotArray<(table: [UInt8], lists: [UInt8], keys: Int)>(count: parts)
-        let files = self.files
+        let files = self.files, fileNumbers = self.numbers
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             // The part's postings from every file, by first byte: key (its last two bytes) and file.
             var lows = [[UInt16]](repeating: [], count: bucketsPerPart)
             var numbers = [[UInt32]](repeating: [], count: bucketsPerPart)
             var postings = 0
             for (offset, file) in files.enumerated() {
-                let number = firstNumber &+ UInt32(offset)
+                let number = fileNumbers[offset]
                 for index in file.partStarts[part]..<file.partStarts[part + 1] {
                     let key = file.keys[index]
                     let bucket = Int(key >> 16 & 0xFF) - part * bucketsPerPart

@@ -44,17 +44,15 @@ public struct StoredTreeIndex: Sendable {
         return all
     }
 
-    /// The postings of the segments at `offsets`, merged, keeping only the files `isLive` keeps.
-    func postings(ofSegments offsets: some Sequence<Int>, isLive: (UInt32) -> Bool) throws(TreeIndexFormat.Error) -> [UInt32: [UInt32]] {
-        var merged: [UInt32: [UInt32]] = [:]
+    /// The keys of each file `isLive` keeps in the segments at `offsets`, by ascending number.
+    func fileKeys(ofSegments offsets: some Sequence<Int>, isLive: (UInt32) -> Bool) throws(TreeIndexFormat.Error) -> [(number: UInt32, keys: [UInt32])] {
+        var keys: [UInt32: [UInt32]] = [:]
         for offset in offsets {
-            let segment = try segments[offset].withTable()
-            for entry in 0..<segment.count {
-                let units = try segment.list(at: entry).units.filter(isLive)
-                if !units.isEmpty { merged[segment.key(at: entry), default: []] += units }
+            try segments[offset].withTable().forEachList { key, units in
+                for unit in units.units where isLive(unit) { keys[unit, default: []].append(key) }
             }
         }
-        return merged
+        return keys.sorted { $0.key < $1.key }.map { (number: $0.key, keys: $0.value) }
     }
 }
 
@@ -115,13 +113,31 @@ struct StoredSegment: Sendable {
         return UInt32(table[base]) << 16 | UInt32(table[base + 1]) << 8 | UInt32(table[base + 2])
     }
 
-    func list(at entry: Int) throws(TreeIndexFormat.Error) -> PostingList {
+    /// Where an entry's list is in the postings, checked against the segment's size.
+    private func listRange(at entry: Int) throws(TreeIndexFormat.Error) -> Range<Int> {
         let base = entry * TreeIndexFormat.tableEntryLength
         let offset = Int(TreeIndexFormat.readUInt(table, base + 3, 4)), length = Int(TreeIndexFormat.readUInt(table, base + 7, 4))
         guard postingsOffset + offset + length <= size, length > 0 else { throw .corrupt("bad posting list") }
-        let bytes = try read(postingsOffset + offset, length)
-        guard TreeIndexFormat.readUInt(table, base + 11, 8) == TreeIndexFormat.checksum(bytes[...]) else { throw .corrupt("posting list checksum") }
-        var reader = TreeIndexFormat.Reader(bytes: bytes, end: bytes.count)
+        return offset..<(offset + length)
+    }
+
+    func list(at entry: Int) throws(TreeIndexFormat.Error) -> PostingList {
+        let range = try listRange(at: entry)
+        return try list(at: entry, in: try read(postingsOffset + range.lowerBound, range.count), range: 0..<range.count)
+    }
+
+    /// Every list with its key, in key order, from one read of the postings (a merge reads them all).
+    func forEachList(_ body: (UInt32, PostingList) -> Void) throws(TreeIndexFormat.Error) {
+        precondition(!table.isEmpty, "a segment's table is read before its lists")
+        let postings = try read(postingsOffset, size - postingsOffset)
+        for entry in 0..<count { body(key(at: entry), try list(at: entry, in: postings, range: try listRange(at: entry))) }
+    }
+
+    /// An entry's list from the bytes at `range` of `bytes`, checked.
+    private func list(at entry: Int, in bytes: [UInt8], range: Range<Int>) throws(TreeIndexFormat.Error) -> PostingList {
+        let base = entry * TreeIndexFormat.tableEntryLength
+        guard TreeIndexFormat.readUInt(table, base + 11, 8) == TreeIndexFormat.checksum(bytes[range]) else { throw .corrupt("posting list checksum") }
+        var reader = TreeIndexFormat.Reader(bytes: bytes, position: range.lowerBound, end: range.upperBound)
         let count = try reader.count()
         var units: [UInt32] = []
         units.reserveCapacity(count)

@@ -231,7 +231,9 @@ public enum TreeIndexFormat {
     /// Appends a trigram table entry: the key, where its list is in the lists, its length and
     /// its checksum.
     static func appendTableEntry(key: UInt32, offset: Int, length: Int, checksum: UInt64, to table: inout [UInt8]) {
-        table += [UInt8(key >> 16 & 0xFF), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF)]
+        table.append(UInt8(key >> 16 & 0xFF))
+        table.append(UInt8(key >> 8 & 0xFF))
+        table.append(UInt8(key & 0xFF))
         appendUInt(UInt64(offset), 4, to: &table)
         appendUInt(UInt64(length), 4, to: &table)
         appendUInt(checksum, 8, to: &table)

@@ -145,7 +145,7 @@ public struct TreeIndexer: Sendable {
                 files.append(file)
                 report.read += 1
             case .indexed(let path, let signature, let keys, let prepared):
-                if let prepared { builder.add(prepared) }
+                if let prepared { builder.add(prepared, number: UInt32(builder.fileCount)) }
                 added.append((files.count, keys))
                 files.append(TreeListing.File(path: path, number: nil, signature: signature))
                 report.read += 1
@@ -179,25 +179,24 @@ public struct TreeIndexer: Sendable {
         }
         if let old = kept {
             var next = old.manifest.nextNumber
-            var postings: [UInt32: [UInt32]] = [:]
+            // The new segment: the changed files, and the live files of the later segments when
+            // they are merged into it (numbered below the new ones).
+            var segment = SegmentBuilder()
             var replaced = 0
-            if old.manifest.segments.count > TreeIndexer.mergeThreshold {
-                do {
-                    postings = try old.postings(ofSegments: 1..<old.manifest.segments.count) { live[Int($0)] }
-                    replaced = old.manifest.segments.count - 1
-                } catch {
-                    postings = [:]
-                }
+            if old.manifest.segments.count > TreeIndexer.mergeThreshold,
+               let merged = try? old.fileKeys(ofSegments: 1..<old.manifest.segments.count, isLive: { live[Int($0)] }) {
+                for file in merged { segment.add(SegmentBuilder.prepare(file.keys), number: file.number) }
+                replaced = old.manifest.segments.count - 1
             }
             for (position, keys) in added {
                 files[position].number = next
-                for key in keys { postings[key, default: []].append(next) }
+                segment.add(SegmentBuilder.prepare(keys), number: next)
                 next += 1
             }
             manifest = TreeManifest(listing: TreeListing(root: listing.root, isComplete: listing.isComplete, files: files, directories: listing.directories, watched: listing.watched),
                                     segments: Array(old.manifest.segments.dropLast(replaced)), nextNumber: next)
-            if !postings.isEmpty {
-                let bytes = TreeIndexFormat.encodeSegment(NGramIndex(postings: postings.mapValues { PostingList(sortedUnits: $0.sorted()) }))
+            if !segment.isEmpty {
+                let bytes = segment.encode()
                 let name = TreeIndexStore.newSegmentName()
                 segments.append((name, bytes))
                 manifest.segments.append(TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes)))

@@ -24,16 +24,20 @@ import TrawlTestSupport
         var random = SeededGenerator(seed: 0x5E6 &+ UInt64(fileCount))
         let pool = (0..<600).map { _ in UInt32.random(in: 0..<(1 << 24), using: &random) } + [0, 0xFFFFFF, 0x00FFFF, 0xFF0000]
         let files = (0..<fileCount).map { _ in randomKeys(&random, pool: pool) }
-        for firstNumber: UInt32 in [0, 1_000] {
+        // Numbered from 0 (a build), from 1,000, and with gaps (a merge keeps live files only).
+        var gapped: [UInt32] = []
+        for _ in 0..<fileCount { gapped.append((gapped.last.map { $0 + 1 } ?? 0) + UInt32.random(in: 0...3, using: &random)) }
+        for numbers in [(0..<fileCount).map(UInt32.init), (0..<fileCount).map { 1_000 + UInt32($0) }, gapped] {
             var builder = SegmentBuilder()
-            for keys in files { builder.add(SegmentBuilder.prepare(keys)) }
+            for (keys, number) in zip(files, numbers) { builder.add(SegmentBuilder.prepare(keys), number: number) }
             #expect(builder.fileCount == fileCount)
-            let expected = TreeIndexFormat.encodeSegment(NGramIndex(units: files.enumerated().map { (number: firstNumber + UInt32($0), keys: $1) }))
-            let built = builder.encode(firstNumber: firstNumber)
+            #expect(builder.isEmpty == files.allSatisfy(\.isEmpty))
+            let expected = TreeIndexFormat.encodeSegment(NGramIndex(units: zip(numbers, files).map { (number: $0, keys: $1) }))
+            let built = builder.encode()
             // Where they first differ (comparing the arrays themselves would print megabytes).
             let common = min(built.count, expected.count)
             let firstDifference = (0..<common).first { built[$0] != expected[$0] } ?? (built.count == expected.count ? nil : common)
-            #expect(firstDifference == nil, "\(fileCount) files from \(firstNumber): \(built.count) bytes, \(expected.count) expected")
+            #expect(firstDifference == nil, "\(fileCount) files from \(numbers.first ?? 0): \(built.count) bytes, \(expected.count) expected")
         }
     }
 

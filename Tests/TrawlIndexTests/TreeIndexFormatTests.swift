@@ -72,7 +72,7 @@ import TrawlText
     /// Opens the index and reads every posting list of every segment.
     func openAndReadAll(_ manifest: [UInt8], _ segments: [String: [UInt8]]) throws(TreeIndexFormat.Error) {
         let stored = try open(manifest, segments)
-        _ = try stored.postings(ofSegments: stored.segments.indices) { _ in true }
+        _ = try stored.fileKeys(ofSegments: stored.segments.indices) { _ in true }
     }
 
     @Test func whatIsWrittenIsReadBack() throws {
@@ -85,8 +85,14 @@ import TrawlText
             let query = LiteralQuery.literal(QueryLiteral(literal, ignoringASCIICase: literal == "Error"))
             #expect(try stored.candidates(for: query) == sample.whole.units(satisfying: query), "\(literal)")
         }
-        let all = try stored.postings(ofSegments: stored.segments.indices) { $0 < 210 }
-        #expect(all.mapValues { $0.sorted() } == sample.whole.postings.mapValues(\.units))
+        // Every file's keys, read back from both segments' lists, ascending by file.
+        var expected: [UInt32: Set<UInt32>] = [:]
+        for (key, list) in sample.whole.postings { for unit in list.units { expected[unit, default: []].insert(key) } }
+        let all = try stored.fileKeys(ofSegments: stored.segments.indices) { $0 < 210 }
+        #expect(all.map(\.number) == expected.keys.sorted())
+        #expect(all.allSatisfy { Set($0.keys) == expected[$0.number] && $0.keys.count == expected[$0.number]?.count })
+        let odd = try stored.fileKeys(ofSegments: stored.segments.indices) { $0 % 2 == 1 }
+        #expect(odd.map(\.number) == expected.keys.sorted().filter { $0 % 2 == 1 })
     }
 
     /// A listing large enough that its files are encoded in parts, with the widest values each
