@@ -1,13 +1,14 @@
 import Dispatch
+import TrawlFiles
 
-/// The stored form of a tree's index (version 2): a manifest (`.trawl/index`) holding the listing
+/// The stored form of a tree's index (version 3): a manifest (`.trawl/index`) holding the listing
 /// of the tree and naming its segments, and immutable segment files (`.trawl/postings-…`) holding
 /// posting lists. A refresh writes a small segment for the files that changed and a new manifest
 /// (renamed over the old one), so its cost follows the change, not the tree. Integers are
 /// little-endian; "varint" is LEB128; "zigzag" maps signed to unsigned varints.
 ///
 /// ```
-/// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 2, u64 body length, u64 body checksum,
+/// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 3, u64 body length, u64 body checksum,
 ///                             u64 checksum of the 28 bytes before it
 /// manifest body               varint next file number; path of the root (absolute, resolved);
 ///                             u8 1 when the walk listed everything (no errors), else 0;
@@ -17,13 +18,16 @@ import Dispatch
 ///                             varint watched count, per path: path, u8 state (0 absent,
 ///                               2 present with a signature that follows; 4 absent, 5 present
 ///                               when only its presence counts);
-///                             varint file count, per file in walk order: path, varint number + 1
-///                               (0: not indexed), signature
+///                             varint file count, varint part count (at least 1), per part:
+///                               varint files, varint bytes; then the parts' files in walk order
+///                               (parts are read on several cores), per file: path (a part's
+///                               first shares nothing), varint number + 1 (0: not indexed),
+///                               signature
 ///   path                      varint bytes shared with the previous path of its table, varint
 ///                             length of the rest, the rest
 ///   signature                 varint size, zigzag modified, zigzag changed (ns), varint inode,
 ///                             varint mode
-/// segment header (36 bytes)   "TRAWLSG\0", u32 version = 2, u64 trigram count, u64 postings
+/// segment header (36 bytes)   "TRAWLSG\0", u32 version = 3, u64 trigram count, u64 postings
 ///                             length, u64 checksum of the 28 bytes before it
 /// trigram table               per trigram, ascending: 3 key bytes, u32 list offset (from the
 ///                             postings' start), u32 list length, u64 list checksum; u64 checksum
@@ -34,7 +38,7 @@ import Dispatch
 /// records each segment's size and header checksum, so a truncated, corrupt, foreign or
 /// mismatched file is refused with ``TreeIndexFormat/Error`` rather than trusted.
 public enum TreeIndexFormat {
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
     static let manifestMagic = Array("TRAWLIX\0".utf8)
     static let segmentMagic = Array("TRAWLSG\0".utf8)
     static let headerLength = 36
@@ -89,10 +93,8 @@ public enum TreeIndexFormat {
                 out.byte((watched.presenceOnly ? 4 : 0) | (watched.signature == nil ? 0 : watched.presenceOnly ? 1 : 2))
                 if !watched.presenceOnly, let signature = watched.signature { writeSignature(signature, to: &out) }
             }
-            out.varint(UInt64(listing.files.count))
         }
-        // The files, most of the manifest, in parts on every core: each part's first path shares
-        // nothing with the path before it, which the format allows.
+        // The files, most of the manifest, in parts on every core (and read so).
         let files = listing.files
         let parts = files.count < 4096 ? 1 : 8
         let encoded = [[UInt8]](unsafeUninitializedCapacity: parts) { buffer, initialized in
@@ -111,7 +113,15 @@ public enum TreeIndexFormat {
             }
             initialized = parts
         }
-        let bodyCount = head.count + encoded.reduce(0) { $0 + $1.count }
+        let partTable = ByteWriter.bytes(capacity: 20 + 20 * parts) { out in
+            out.varint(UInt64(files.count))
+            out.varint(UInt64(parts))
+            for part in 0..<parts {
+                out.varint(UInt64(files.count * (part + 1) / parts - files.count * part / parts))
+                out.varint(UInt64(encoded[part].count))
+            }
+        }
+        let bodyCount = head.count + partTable.count + encoded.reduce(0) { $0 + $1.count }
         var bytes = ByteWriter.bytes(capacity: headerLength + bodyCount) { out in
             out.bytes(manifestMagic[...])
             out.uint(UInt64(version), 4)
@@ -119,6 +129,7 @@ public enum TreeIndexFormat {
             out.uint(0, 8) // the body's checksum, once the body is written
             out.uint(0, 8)
             out.bytes(head[...])
+            out.bytes(partTable[...])
             for part in encoded { out.bytes(part[...]) }
         }
         store(checksum(bytes[headerLength...]), at: 20, in: &bytes)
@@ -194,17 +205,45 @@ public enum TreeIndexFormat {
             default: throw .corrupt("bad watched entry")
             }
         }
-        previous = []
-        let fileCount = try reader.count()
+        let fileCount = try reader.count(), partCount = try reader.count()
+        guard partCount >= 1 else { throw .corrupt("no file part") }
+        var parts: [(files: Int, bytes: Range<Int>)] = []
+        for _ in 0..<partCount {
+            let files = try reader.count(), length = try reader.count()
+            parts.append((files, 0..<length))
+        }
+        var start = reader.position
+        for part in parts.indices {
+            parts[part].bytes = start..<(start + parts[part].bytes.count)
+            start += parts[part].bytes.count
+        }
+        guard start == reader.end, parts.reduce(0, { $0 + $1.files }) == fileCount else { throw .corrupt("manifest length") }
+        let decoded = SlotArray<Result<[TreeListing.File], Error>>(count: parts.count)
+        let partList = parts
+        DispatchQueue.concurrentPerform(iterations: partList.count) { part in
+            decoded.set(part, Result { () throws(Error) in
+                try decodeFiles(partList[part].files, in: bytes, at: partList[part].bytes, below: nextNumber)
+            })
+        }
         listing.files.reserveCapacity(fileCount)
-        for _ in 0..<fileCount {
+        for part in parts.indices { listing.files += try decoded.take(part)!.get() }
+        return TreeManifest(listing: listing, segments: segments, nextNumber: nextNumber)
+    }
+
+    /// `count` files from the bytes at `range` (a part of a manifest's listing).
+    private static func decodeFiles(_ count: Int, in bytes: [UInt8], at range: Range<Int>, below nextNumber: UInt32) throws(Error) -> [TreeListing.File] {
+        var reader = Reader(bytes: bytes, position: range.lowerBound, end: range.upperBound)
+        var previous: [UInt8] = []
+        var files: [TreeListing.File] = []
+        files.reserveCapacity(count)
+        for _ in 0..<count {
             let path = try reader.path(after: &previous)
             let number = try reader.varint()
             guard number <= UInt64(nextNumber) else { throw .corrupt("bad file number") }
-            listing.files.append(TreeListing.File(path: path, number: number == 0 ? nil : UInt32(number - 1), signature: try reader.signature()))
+            files.append(TreeListing.File(path: path, number: number == 0 ? nil : UInt32(number - 1), signature: try reader.signature()))
         }
         guard reader.position == reader.end else { throw .corrupt("manifest length") }
-        return TreeManifest(listing: listing, segments: segments, nextNumber: nextNumber)
+        return files
     }
 
     // MARK: Segments
