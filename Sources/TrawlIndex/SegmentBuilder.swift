@@ -55,8 +55,9 @@ struct SegmentBuilder {
         keyCount += file.keys.count
     }
 
-    /// The segment's bytes.
-    func encode() -> [UInt8] {
+    /// The segment's bytes. A first byte's postings are counting-sorted by key, or sorted
+    /// outright when there are fewer than `sortingBucketsBelow`.
+    func encode(sortingBucketsBelow: Int = 2048) -> [UInt8] {
         typealias Format = TreeIndexFormat
         let parts = SegmentBuilder.parts, bucketsPerPart = 256 / parts
         let encoded = SlotArray<(table: [UInt8], lists: [UInt8], keys: Int)>(count: parts)
@@ -95,8 +96,38 @@ struct SegmentBuilder {
                     out[written] = UInt8(value)
                     written += 1
                 }
+                // A key's list: its count and its files as gaps, then its table entry (its offset
+                // counts from the part's lists: moved below).
+                func emit(_ low: Int, bucket: Int, _ units: ArraySlice<UInt32>) {
+                    let listStart = written
+                    varint(UInt32(units.count))
+                    var last: UInt32 = 0
+                    for (position, unit) in zip(units.indices, units) {
+                        varint(position == units.startIndex ? unit : unit - last)
+                        last = unit
+                    }
+                    Format.appendTableEntry(key: UInt32(part * bucketsPerPart + bucket) << 16 | UInt32(low), offset: listStart,
+                                            length: written - listStart,
+                                            checksum: Format.checksum(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[listStart..<written]))),
+                                            to: &table)
+                    keyCount += 1
+                }
                 for bucket in 0..<bucketsPerPart where !lows[bucket].isEmpty {
                     let bucketLows = lows[bucket], bucketNumbers = numbers[bucket]
+                    if bucketLows.count < sortingBucketsBelow {
+                        // Few postings (a refresh's segment): sorting them costs less than
+                        // clearing and scanning a count per low.
+                        let pairs = zip(bucketLows, bucketNumbers).map { UInt64($0) << 32 | UInt64($1) }.sorted()
+                        let units = pairs.map { UInt32(truncatingIfNeeded: $0) }
+                        var start = 0
+                        while start < pairs.count {
+                            var end = start + 1
+                            while end < pairs.count && pairs[end] >> 32 == pairs[start] >> 32 { end += 1 }
+                            emit(Int(pairs[start] >> 32), bucket: bucket, units[start..<end])
+                            start = end
+                        }
+                        continue
+                    }
                     counts.initialize(repeating: 0, count: 1 << 16 + 1)
                     for low in bucketLows { counts[Int(low) + 1] &+= 1 }
                     var running: UInt32 = 0
@@ -117,20 +148,7 @@ struct SegmentBuilder {
                     for low in 0..<(1 << 16) {
                         let end = Int(counts[low + 1])
                         guard end > start else { continue }
-                        let listStart = written
-                        varint(UInt32(end - start))
-                        var last: UInt32 = 0
-                        for position in start..<end {
-                            let unit = sorted[position]
-                            varint(position == start ? unit : unit - last)
-                            last = unit
-                        }
-                        // The offset from the part's lists: moved below.
-                        Format.appendTableEntry(key: UInt32(part * bucketsPerPart + bucket) << 16 | UInt32(low), offset: listStart,
-                                                length: written - listStart,
-                                                checksum: Format.checksum(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[listStart..<written]))),
-                                                to: &table)
-                        keyCount += 1
+                        emit(low, bucket: bucket, sorted[start..<end])
                         start = end
                     }
                 }

@@ -33,11 +33,14 @@ import TrawlTestSupport
             #expect(builder.fileCount == fileCount)
             #expect(builder.isEmpty == files.allSatisfy(\.isEmpty))
             let expected = TreeIndexFormat.encodeSegment(NGramIndex(units: zip(numbers, files).map { (number: $0, keys: $1) }))
-            let built = builder.encode()
-            // Where they first differ (comparing the arrays themselves would print megabytes).
-            let common = min(built.count, expected.count)
-            let firstDifference = (0..<common).first { built[$0] != expected[$0] } ?? (built.count == expected.count ? nil : common)
-            #expect(firstDifference == nil, "\(fileCount) files from \(numbers.first ?? 0): \(built.count) bytes, \(expected.count) expected")
+            // Every first byte's postings counting-sorted, or sorted outright.
+            for sortingBelow in [0, Int.max] {
+                let built = builder.encode(sortingBucketsBelow: sortingBelow)
+                // Where they first differ (comparing the arrays themselves would print megabytes).
+                let common = min(built.count, expected.count)
+                let firstDifference = (0..<common).first { built[$0] != expected[$0] } ?? (built.count == expected.count ? nil : common)
+                #expect(firstDifference == nil, "\(fileCount) files from \(numbers.first ?? 0), sorting below \(sortingBelow): \(built.count) bytes, \(expected.count) expected")
+            }
         }
     }
 
