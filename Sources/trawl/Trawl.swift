@@ -24,6 +24,9 @@ struct TrawlCommand: ParsableCommand {
         if let request = FindArgumentsFastPath.parse(Array(CommandLine.arguments.dropFirst())) {
             Glibc.exit(request.run())
         }
+        if let run = IndexArgumentsFastPath.parse(Array(CommandLine.arguments.dropFirst())) {
+            Glibc.exit(run.run())
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -77,3 +77,33 @@ import TrawlCLI
         #expect(taken > 120, "the random lines reach the fast path often enough to test it (\(taken))")
     }
 }
+
+/// The hand parser of `index` command lines against ArgumentParser.
+@Suite struct IndexArgumentsTests {
+    /// Path, --stats and --rebuild as ArgumentParser reads them, or nil when it rejects the line.
+    func parsedByArgumentParser(_ arguments: [String]) -> (root: String, stats: Bool, rebuild: Bool)? {
+        guard let index = try? TrawlCommand.parseAsRoot(arguments) as? Index else { return nil }
+        return (commandLinePath(index.path).string, index.stats, index.rebuild)
+    }
+
+    @Test func theUsualCommandLinesTakeTheFastPathAndMeanTheSame() {
+        let lines: [[String]] = [
+            ["index"], ["index", "."], ["index", "/tmp/tree"], ["index", "--stats"], ["index", "--rebuild", "tree"],
+            ["index", "tree", "--stats", "--rebuild"], ["index", "--stats", "--stats"], ["index", ""],
+        ]
+        for line in lines {
+            let fast = IndexArgumentsFastPath.parse(line)
+            #expect(fast != nil, "\(line) takes the fast path")
+            let parsed = parsedByArgumentParser(line)
+            #expect(parsed != nil, "\(line)")
+            #expect(fast?.root.string == parsed?.root && fast?.stats == parsed?.stats && fast?.rebuild == parsed?.rebuild, "\(line)")
+        }
+    }
+
+    @Test func linesItDoesNotReadAreLeftToArgumentParser() {
+        for line in [["index", "a", "b"], ["index", "--help"], ["index", "-h"], ["index", "--stat"], ["index", "--", "-x"],
+                     ["index", "--stats=1"], ["find", "x"], []] {
+            #expect(IndexArgumentsFastPath.parse(line) == nil, "\(line)")
+        }
+    }
+}
