@@ -64,8 +64,7 @@ public struct TreeListing: Sendable, Equatable {
         static let present = FileSignature(size: 0, modified: 0, changed: 0, inode: 0, mode: 0)
 
         /// Whether the path is as recorded now.
-        func isCurrent(root: FilePath) -> Bool {
-            let now = FileSignature.of(root.appending(relative: path))
+        func isCurrent(_ now: FileSignature?) -> Bool {
             if presenceOnly { return (now == nil) == (signature == nil) }
             guard let signature else { return now == nil }
             return signature.matches(now)
@@ -153,9 +152,13 @@ public struct TreeListing: Sendable, Equatable {
     /// The folders as they are now when a walk would find what this listing records (with fresh
     /// signatures, racy ones marked), or `nil` when it would not.
     public func currentDirectories(root: FilePath, racyAfter instant: Int) -> [Directory]? {
-        guard isComplete, root.resolved()?.bytes == self.root, watched.allSatisfy({ $0.isCurrent(root: root) }) else { return nil }
-        let directories = self.directories
-        let now = SignatureSweep.current(prefix: TreeIndexer.prefix(of: root), count: directories.count) { directories[$0].path }
+        guard isComplete, root.resolved()?.bytes == self.root else { return nil }
+        // The folders and the watched paths, in one sweep.
+        let directories = self.directories, watched = self.watched
+        let now = SignatureSweep.current(prefix: TreeIndexer.prefix(of: root), count: directories.count + watched.count) {
+            $0 < directories.count ? directories[$0].path : watched[$0 - directories.count].path
+        }
+        guard watched.indices.allSatisfy({ watched[$0].isCurrent(now[directories.count + $0]) }) else { return nil }
         var current = directories
         for (position, directory) in directories.enumerated() {
             guard let signature = now[position], signature.mode & UInt32(S_IFMT) == UInt32(S_IFDIR) else { return nil }
