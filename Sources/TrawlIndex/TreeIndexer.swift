@@ -113,6 +113,7 @@ public struct TreeIndexer: Sendable {
             }
         }
         var files: [TreeListing.File] = []
+        files.reserveCapacity(old?.listing.files.count ?? 0)
         var added: [(position: Int, keys: [UInt32])] = []
         // Without an old index every file is new: their keys go to the segment's builder.
         let building = old == nil
