@@ -11,8 +11,8 @@ public struct StoredTreeIndex: Sendable {
     let segments: [StoredSegment]
 
     /// Opens the index whose manifest is `manifest`; `segment` gives a reader of each segment file
-    /// it names. Without `readingTables` only the segments' headers are read and checked (their
-    /// tables are read when their postings are).
+    /// it names. Without `readingTables` only the segments' headers are read and checked; a
+    /// segment's table is then read (and checked) by each query or merge that needs it.
     public init(manifest bytes: [UInt8], readingTables: Bool = true,
                 segment: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> ReadBytes) throws(TreeIndexFormat.Error) {
         let manifest = try TreeIndexFormat.decodeManifest(bytes)
@@ -35,7 +35,8 @@ public struct StoredTreeIndex: Sendable {
     /// postings are all in one segment, so each segment answers for its files.
     public func candidates(for query: LiteralQuery) throws(TreeIndexFormat.Error) -> Set<UInt32>? {
         var all = Set<UInt32>()
-        for segment in segments {
+        for opened in segments {
+            let segment = try opened.withTable()
             guard let found = try NGramIndex.units(satisfying: query, list: { key throws(TreeIndexFormat.Error) in try segment.list(key) }) else {
                 return nil
             }

@@ -248,7 +248,8 @@ public enum TreeIndexFormat {
 
     // MARK: Segments
 
-    /// The bytes of a segment holding `postings`.
+    /// The bytes of a segment holding `postings`: the format's reference encoder, which
+    /// ``SegmentBuilder`` (what writes segments) is tested against byte for byte.
     public static func encodeSegment(_ postings: NGramIndex) -> [UInt8] {
         let keys = postings.postings.keys.sorted()
         var table: [UInt8] = [], lists: [UInt8] = []
@@ -361,6 +362,8 @@ public enum TreeIndexFormat {
 
         /// A reader of `bytes[position..<end]`.
         public init(bytes: [UInt8], position: Int = 0, end: Int) {
+            // The reads past a check trust these bounds.
+            precondition(position >= 0 && position <= end && end <= bytes.count, "a reader's range lies in its bytes")
             self.bytes = bytes
             self.position = position
             self.end = end

@@ -22,7 +22,7 @@ public enum TreeIndexStore {
 
     /// Opens the index of `root`: `nil` when there is none, a failure when it is there but unusable
     /// (truncated, corrupt, another version, a segment missing). Without `readingTables`, the
-    /// segments' trigram tables are left unread (and unchecked) until their postings are read.
+    /// segments' trigram tables are left unread (and unchecked) until a query or a merge needs them.
     public static func open(root: FilePath, readingTables: Bool = true) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
         // A refresh may replace the manifest and remove its segments between our two reads: then
         // the new manifest is read.

@@ -146,7 +146,8 @@ public struct TreeIndexer: Sendable {
                 files.append(file)
                 report.read += 1
             case .indexed(let path, let signature, let keys, let prepared):
-                if let prepared { builder.add(prepared, number: UInt32(builder.fileCount)) }
+                // Numbered in the order they come (as the manifest numbers them below).
+                if let prepared { builder.add(prepared, number: UInt32(added.count)) }
                 added.append((files.count, keys))
                 files.append(TreeListing.File(path: path, number: nil, signature: signature))
                 report.read += 1
@@ -171,7 +172,12 @@ public struct TreeIndexer: Sendable {
         // The numbers still in use (below the old index's next number): a flag per number.
         var live = [Bool](repeating: false, count: Int(old?.manifest.nextNumber ?? 0))
         var liveCount: UInt32 = 0
-        for file in files { if let number = file.number { live[Int(number)] = true; liveCount += 1 } }
+        for file in files {
+            if let number = file.number, !live[Int(number)] {
+                live[Int(number)] = true
+                liveCount += 1
+            }
+        }
         var segments: [(name: String, bytes: [UInt8])] = []
         var manifest: TreeManifest
         let kept = old.flatMap { old in
@@ -184,8 +190,16 @@ public struct TreeIndexer: Sendable {
             // they are merged into it (numbered below the new ones).
             var segment = SegmentBuilder()
             var replaced = 0
-            if old.manifest.segments.count > TreeIndexer.mergeThreshold,
-               let merged = try? old.fileKeys(ofSegments: 1..<old.manifest.segments.count, isLive: { live[Int($0)] }) {
+            if old.manifest.segments.count > TreeIndexer.mergeThreshold {
+                let merged: [(number: UInt32, keys: [UInt32])]
+                do {
+                    merged = try old.fileKeys(ofSegments: 1..<old.manifest.segments.count, isLive: { live[Int($0)] })
+                } catch {
+                    // A damaged segment (a refresh reads no table until it merges): read everything.
+                    var again = try update(rebuild: true, locked: ())
+                    again.notes = report.notes + ["\(TreeIndexStore.manifestPath(root)): \(error); building it again"] + again.notes
+                    return again
+                }
                 for file in merged { segment.add(SegmentBuilder.prepare(file.keys), number: file.number) }
                 replaced = old.manifest.segments.count - 1
             }

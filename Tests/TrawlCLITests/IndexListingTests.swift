@@ -122,6 +122,36 @@ import Testing
         try checks.expectSameResults(in: tree, "after nine refreshes")
     }
 
+    /// A refresh reads a later segment's table only to merge it: damage found then rebuilds the
+    /// index (before, segments would pile up, each refresh failing to merge).
+    @Test func aDamagedSegmentFoundWhenMergingRebuildsTheIndex() throws {
+        let tree = try indexedTree()
+        let folder = tree.appendingPathComponent(".trawl")
+        func change(_ round: Int) throws {
+            try write("let needle\(round) = 1\n", to: tree.appendingPathComponent("match/round\(round).swift"), age: false)
+            try checks.age(tree.appendingPathComponent("match/round\(round).swift"), seconds: Double(1000 + round))
+        }
+        var base = ""
+        for round in 0..<4 { // a refresh merges once there are more than four segments
+            if round == 0 {
+                base = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasPrefix("postings-") }!
+            }
+            try change(round)
+            #expect(try trawl(["index", "."], in: tree).status == 0)
+        }
+        let later = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasPrefix("postings-") && $0 != base }!
+        let file = folder.appendingPathComponent(later)
+        var bytes = try Data(contentsOf: file)
+        bytes[40] ^= 0x5A // in its table
+        try bytes.write(to: file)
+        try change(4)
+        let refreshed = try trawl(["index", "--stats", "."], in: tree)
+        #expect(refreshed.status == 0 && refreshed.stderr.contains("building it again"), "\(refreshed.stderr)")
+        #expect(refreshed.stdout.contains("built"), "\(refreshed.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("postings-") }.count == 1)
+        try checks.expectSameResults(in: tree, "rebuilt after a damaged merge")
+    }
+
     @Test func replaceGivesTheSameChangesWithTheIndex() throws {
         let tree = try indexedTree()
         try write("let needle = Error.self\n", to: tree.appendingPathComponent("Sources/App/main.swift"))

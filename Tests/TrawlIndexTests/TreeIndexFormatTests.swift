@@ -88,6 +88,13 @@ import TrawlText
         // Every file's keys, read back from both segments' lists, ascending by file.
         var expected: [UInt32: Set<UInt32>] = [:]
         for (key, list) in sample.whole.postings { for unit in list.units { expected[unit, default: []].insert(key) } }
+        // Opened without its tables (as a refresh opens it), it reads them for a query.
+        let unread = try StoredTreeIndex(manifest: bytes, readingTables: false) { reference throws(TreeIndexFormat.Error) in
+            let segment = sample.segments[reference.name]!
+            return { offset, count throws(TreeIndexFormat.Error) in Array(segment[offset..<(offset + count)]) }
+        }
+        let query = LiteralQuery.literal(QueryLiteral("foo", ignoringASCIICase: false))
+        #expect(try unread.candidates(for: query) == sample.whole.units(satisfying: query))
         let all = try stored.fileKeys(ofSegments: stored.segments.indices) { $0 < 210 }
         #expect(all.map(\.number) == expected.keys.sorted())
         #expect(all.allSatisfy { Set($0.keys) == expected[$0.number] && $0.keys.count == expected[$0.number]?.count })
