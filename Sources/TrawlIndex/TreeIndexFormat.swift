@@ -97,10 +97,11 @@ public enum TreeIndexFormat {
         // The files, most of the manifest, in parts on every core (and read so).
         let files = listing.files
         let parts = files.count < 4096 ? 1 : 8
+        let ranges = (0..<parts).map { (files.count * $0 / parts)..<(files.count * ($0 + 1) / parts) }
         let encoded = [[UInt8]](unsafeUninitializedCapacity: parts) { buffer, initialized in
             nonisolated(unsafe) let results = buffer
             DispatchQueue.concurrentPerform(iterations: parts) { part in
-                let range = (files.count * part / parts)..<(files.count * (part + 1) / parts)
+                let range = ranges[part]
                 let bound = files[range].reduce(0) { $0 + $1.path.count + pathAndSignatureBound + 10 }
                 (results.baseAddress! + part).initialize(to: ByteWriter.bytes(capacity: bound) { out in
                     var previous: [UInt8] = []
@@ -117,7 +118,7 @@ public enum TreeIndexFormat {
             out.varint(UInt64(files.count))
             out.varint(UInt64(parts))
             for part in 0..<parts {
-                out.varint(UInt64(files.count * (part + 1) / parts - files.count * part / parts))
+                out.varint(UInt64(ranges[part].count))
                 out.varint(UInt64(encoded[part].count))
             }
         }

@@ -178,6 +178,12 @@ public struct TreeIndexer: Sendable {
                 liveCount += 1
             }
         }
+        // Every file read again, with this run's notes (and `note`) kept.
+        func readingEverything(note: String? = nil) throws(Errno) -> Report {
+            var again = try update(rebuild: true, locked: ())
+            again.notes = report.notes + (note.map { [$0] } ?? []) + again.notes
+            return again
+        }
         var segments: [(name: String, bytes: [UInt8])] = []
         var manifest: TreeManifest
         let kept = old.flatMap { old in
@@ -196,9 +202,7 @@ public struct TreeIndexer: Sendable {
                     merged = try old.fileKeys(ofSegments: 1..<old.manifest.segments.count, isLive: { live[Int($0)] })
                 } catch {
                     // A damaged segment (a refresh reads no table until it merges): read everything.
-                    var again = try update(rebuild: true, locked: ())
-                    again.notes = report.notes + ["\(TreeIndexStore.manifestPath(root)): \(error); building it again"] + again.notes
-                    return again
+                    return try readingEverything(note: "\(TreeIndexStore.manifestPath(root)): \(error); building it again")
                 }
                 for file in merged { segment.add(SegmentBuilder.prepare(file.keys), number: file.number) }
                 replaced = old.manifest.segments.count - 1
@@ -219,9 +223,7 @@ public struct TreeIndexer: Sendable {
         } else {
             if old != nil {
                 // Files kept from the old index have no keys here: read everything.
-                var again = try update(rebuild: true, locked: ())
-                again.notes = report.notes + again.notes
-                return again
+                return try readingEverything()
             }
             report.rebuilt = true
             // Numbered in the order they came, as the builder numbered them.
