@@ -92,7 +92,12 @@ extension Rope {
                     }
                 }
                 let child = Unmanaged.passUnretained(node.children[index])
-                child._withUnsafeGuaranteedRef { $0.prefetchForSeek(by: metric, isLeaf: node.height == 1) }
+                if metric == .newlines && node.height == 1 {
+                    let (total, length) = (node.childMeasures(.newlines)[index], node.childUTF8[index])
+                    child._withUnsafeGuaranteedRef { $0.prefetchForLine(remaining, of: total, in: length) }
+                } else {
+                    child._withUnsafeGuaranteedRef { $0.prefetchForSeek(by: metric, isLeaf: node.height == 1) }
+                }
                 return child
             }
         }
