@@ -157,13 +157,17 @@ final class Node: ManagedBuffer<NodeHeader, UInt8> {
         trawl_prefetch(start - 64, 64)
         guard total > 0 else { return trawl_prefetch(start, length) }
         let estimate = length * min(line, total) / total, margin = 192
-        if line > total / 2 && line <= total {
+        if Node.scansFromEnd(line: line, of: total) {
             let from = max(estimate - margin, 0)
             trawl_prefetch(start + from, length - from)
         } else {
             trawl_prefetch(start, min(estimate + margin, length))
         }
     }
+
+    /// Whether a leaf's scan for the start of its line `line` of `total` line feeds goes from the
+    /// end: on average a quarter of the leaf is read instead of half.
+    @inline(__always) static func scansFromEnd(line: Int, of total: Int) -> Bool { line > total / 2 && line <= total }
 
     /// Each child's UTF-8 length (valid only for inner nodes).
     var childUTF8: UnsafeMutablePointer<Int> { payload.assumingMemoryBound(to: Int.self) }

@@ -172,9 +172,8 @@ extension Node {
         case .utf8:
             return value
         case .newlines:
-            // Scan from the nearer end: on average a quarter of the leaf instead of half.
             let total = summary.newlines
-            if value > total / 2 && value <= total {
+            if Node.scansFromEnd(line: value, of: total) {
                 return trawl_offset_after_newline_from_end(bytes, count, total - value + 1)
             }
             return trawl_offset_after_newline(bytes, count, value)
