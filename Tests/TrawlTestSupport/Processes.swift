@@ -82,22 +82,6 @@ public struct Child {
         return terminatingSignal == 0 ? (status >> 8) & 0xFF : 128 + terminatingSignal
     }
 
-    /// Waits for the child and returns its exit status and peak resident memory in MiB (from
-    /// `wait4`), for benchmarks.
-    public func waitMeasuringMemory() -> (status: Int32, peakMiB: Double) {
-        var usage = rusage()
-        var status: Int32 = 0
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        // ru_maxrss is in KiB on Linux, in bytes on Apple platforms.
-        #if os(Linux)
-        let peak = Double(usage.ru_maxrss) / 1024
-        #else
-        let peak = Double(usage.ru_maxrss) / 1_048_576
-        #endif
-        let terminatingSignal = status & 0x7F
-        return (terminatingSignal == 0 ? (status >> 8) & 0xFF : 128 + terminatingSignal, peak)
-    }
-
     /// Removes the scratch files of a child waited for without ``finish(limit:)`` (not an output
     /// file the caller chose).
     public func discardScratchFiles(keepingOutput: Bool) {

@@ -43,8 +43,9 @@ extension Figure {
     var higherIsBetter: Bool { largerIsBetter(in: unit) }
 }
 
-/// Whether a larger value in `unit` is better (a throughput) rather than worse (a time, a size).
-func largerIsBetter(in unit: String) -> Bool { unit.hasSuffix("/s") }
+/// Whether a larger value in `unit` is better (a throughput, a recall) rather than worse (a time,
+/// a size).
+func largerIsBetter(in unit: String) -> Bool { unit.hasSuffix("/s") || unit == "recall" }
 
 /// A figure's value as tables and charts print it: three significant digits or so.
 func formatFigure(_ value: Double) -> String {

@@ -10,6 +10,22 @@ struct TrawlBench: AsyncParsableCommand {
 
     static let groups = ["rope", "match", "find", "index", "catalog", "cli"]
 
+    /// ArgumentParser's entry point, after serving a peak-memory measurement when this process is
+    /// the small copy that ``PeakMemory`` starts.
+    static func main() async {
+        PeakMemory.serveIfAsked()
+        do {
+            var command = try parseAsRoot()
+            if let bench = command as? TrawlBench {
+                try await bench.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     @Argument(help: "The group to run: all, or one of rope, match, find, index, catalog, cli.")
     var group: String
 
