@@ -78,6 +78,11 @@ public struct Child {
         } else {
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
+        return Child.exitCode(fromWaitStatus: status)
+    }
+
+    /// A shell's view of a `waitpid` status: the exit status, or 128 + the signal that ended it.
+    public static func exitCode(fromWaitStatus status: Int32) -> Int32 {
         let terminatingSignal = status & 0x7F
         return terminatingSignal == 0 ? (status >> 8) & 0xFF : 128 + terminatingSignal
     }

@@ -55,8 +55,7 @@ enum PeakMemory {
         #endif
         let milliseconds = Double(now() - start) / 1e6
         _ = FileManager.default.createFile(atPath: report, contents: Data("\(milliseconds) \(peak)".utf8))
-        let signal = status & 0x7F
-        exit(signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+        exit(Child.exitCode(fromWaitStatus: status))
     }
 
     private static func executablePath() -> String {
