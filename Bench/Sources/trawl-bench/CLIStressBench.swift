@@ -63,17 +63,17 @@ struct CLIStressBench {
             let mine = scratch + "/trawl.txt", theirs = scratch + "/sd.txt"
             try? FileManager.default.removeItem(atPath: mine)
             try FileManager.default.copyItem(atPath: original, toPath: mine)
-            let preview = try measured([trawl, "replace", pattern, replacement, mine], output: "/dev/null")
-            previewMemory.append(preview.peakMB)
-            let write = try measured([trawl, "replace", "--write", pattern, replacement, mine], output: "/dev/null")
+            let preview = try PeakMemory.run([trawl, "replace", pattern, replacement, mine], output: "/dev/null")
+            previewMemory.append(preview.peakMiB)
+            let write = try PeakMemory.run([trawl, "replace", "--write", pattern, replacement, mine], output: "/dev/null")
             mineTimes.append(write.milliseconds)
-            mineMemory.append(write.peakMB)
+            mineMemory.append(write.peakMiB)
             if let sd, report.wantsPeer("cli.replace_1g.write.sd") {
                 try? FileManager.default.removeItem(atPath: theirs)
                 try FileManager.default.copyItem(atPath: original, toPath: theirs)
-                let peer = try measured([sd, pattern, replacement, theirs], output: "/dev/null")
+                let peer = try PeakMemory.run([sd, pattern, replacement, theirs], output: "/dev/null")
                 peerTimes.append(peer.milliseconds)
-                peerMemory.append(peer.peakMB)
+                peerMemory.append(peer.peakMiB)
                 if !FileManager.default.contentsEqual(atPath: mine, andPath: theirs) { unequalRuns += 1 }
                 try? FileManager.default.removeItem(atPath: theirs)
             }
@@ -120,18 +120,6 @@ struct CLIStressBench {
         let figure = Figure(name: name, unit: "ms", samples: samples)
         report.add(figure)
         return figure
-    }
-
-    struct Measured {
-        var milliseconds: Double
-        var peakMB: Double
-    }
-
-    /// Runs a command once, its standard output to a file, and returns its elapsed time and peak
-    /// resident memory.
-    private func measured(_ command: [String], output: String) throws -> Measured {
-        let run = try PeakMemory.run(command, output: output)
-        return Measured(milliseconds: run.milliseconds, peakMB: run.peakMiB)
     }
 
     /// Runs a command once, its standard output to a file, and returns its elapsed time.
