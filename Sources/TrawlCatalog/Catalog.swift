@@ -61,8 +61,12 @@ public struct Catalog: Sendable {
 
     /// How many items the catalog holds.
     public private(set) var count = 0
-    /// Changes with every update; a searcher refines earlier results only for the same generation.
+    /// Counts the updates.
     public private(set) var generation = 0
+    /// A new object with every update: a searcher reuses earlier work only for the same revision,
+    /// which no other catalog and no other state of this one has (generations of two catalogs
+    /// can be equal).
+    private(set) var revision = Revision()
 
     /// An empty catalog searching `fields` (a match in an earlier field ranks higher by default).
     public init(fields: [CatalogField] = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]) {
@@ -120,6 +124,7 @@ public struct Catalog: Sendable {
             prefixPostings = chosen
         }
         generation += 1
+        revision = Revision()
     }
 
     /// Changes some fields and attributes of the item with `id`, keeping the others; a nil value
@@ -142,6 +147,7 @@ public struct Catalog: Sendable {
         count -= 1
         compactIfWorthIt()
         generation += 1
+        revision = Revision()
         return true
     }
 
@@ -248,3 +254,6 @@ public struct Catalog: Sendable {
         self = fresh
     }
 }
+
+/// The identity of one state of a catalog (see ``Catalog/revision``).
+final class Revision: Sendable {}

@@ -50,7 +50,7 @@ public struct CatalogResults: Sendable {
 
 /// The state a search leaves for the next keystroke: its words and every match.
 struct Refinement: Sendable {
-    var generation: Int
+    var revision: Revision
     var words: [QueryWord]
     var filters: Set<CatalogFilter>
     var matches: [UInt32]
@@ -58,8 +58,8 @@ struct Refinement: Sendable {
     /// Whether every match of `words` and `filters` is among `matches`: earlier words unchanged,
     /// the last one (a prefix) extended or completed, more words or filters added, and no word's
     /// typo budget grown.
-    func covers(_ words: [QueryWord], _ filters: Set<CatalogFilter>, generation: Int) -> Bool {
-        guard generation == self.generation, filters.isSuperset(of: self.filters), words.count >= self.words.count else { return false }
+    func covers(_ words: [QueryWord], _ filters: Set<CatalogFilter>, revision: Revision) -> Bool {
+        guard revision === self.revision, filters.isSuperset(of: self.filters), words.count >= self.words.count else { return false }
         for (index, old) in self.words.enumerated() {
             let new = words[index]
             if index < self.words.count - 1 || !old.isPrefix {

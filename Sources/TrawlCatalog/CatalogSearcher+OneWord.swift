@@ -33,7 +33,7 @@ extension CatalogSearcher {
     func itemByItemCount(postings: Int, words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
                          in catalog: Catalog) -> Int {
         var count = filters.map { catalog.valuePostings[Int($0)].count }.min() ?? postings
-        if let last, last.covers(words, filterSet, generation: catalog.generation) { count = min(count, last.matches.count) }
+        if let last, last.covers(words, filterSet, revision: catalog.revision) { count = min(count, last.matches.count) }
         return min(count, postings)
     }
 

@@ -21,6 +21,9 @@ public struct CatalogSearcher: Sendable {
     var postingsRankingMinimum = 4096
     var stamp: UInt32 = 0
     var last: Refinement?
+    /// The vocabulary words each word of the last query matched: typing repeats the words before
+    /// the last one, and the last one's matches narrow as it grows.
+    var lastTerms: [TermMatches] = []
 
     public init() {}
 
@@ -42,11 +45,15 @@ public struct CatalogSearcher: Sendable {
         nextStamp(catalog)
 
         // Tag the vocabulary words each query word matches.
-        var termLists: [[UInt32]] = Array(repeating: [], count: words.count)
+        var termLists: [[UInt32]] = []
         let vocabulary = catalog.vocabulary
+        var allTerms: [TermMatches] = []
+        defer { lastTerms = allTerms }
         for (index, word) in words.enumerated() {
+            let terms = termMatches(of: word, in: catalog)
+            allTerms.append(terms)
             let bit = UInt16(1) << UInt16(index)
-            vocabulary.forEachMatch(of: word.bytes, typos: word.typos, prefix: word.isPrefix) { number, typos in
+            for (number, typos) in zip(terms.numbers, terms.typos) {
                 let slot = Int(number)
                 if wordStamps[slot] != stamp {
                     wordStamps[slot] = stamp
@@ -57,9 +64,9 @@ public struct CatalogSearcher: Sendable {
                 wordMasks[slot] |= bit
                 wordTypos[slot] |= UInt32(typos) << UInt32(2 * index)
                 if typos == 0, vocabulary.length(of: number) == word.bytes.count { exactMasks[slot] |= bit }
-                termLists[index].append(number)
             }
-            if termLists[index].isEmpty { return results }
+            if terms.numbers.isEmpty { return results }
+            termLists.append(terms.numbers)
         }
 
         let facetAttributes = Self.facetAttributes(query.facets, in: catalog)
@@ -86,7 +93,7 @@ public struct CatalogSearcher: Sendable {
         }
         results.facets = facets.mapValues { $0.sorted { ($1.count, $0.value) < ($0.count, $1.value) } }
         if !results.isPartial {
-            last = Refinement(generation: catalog.generation, words: words, filters: filterSet, matches: ranking.matches)
+            last = Refinement(revision: catalog.revision, words: words, filters: filterSet, matches: ranking.matches)
         } else {
             last = nil
         }
@@ -101,7 +108,7 @@ public struct CatalogSearcher: Sendable {
         let rarestFilter = filters.min { catalog.valuePostings[Int($0)].count < catalog.valuePostings[Int($1)].count }
         let totals = termLists.map { $0.reduce(0) { $0 + catalog.postings[Int($1)].count } }
         let rarest = totals.indices.min { totals[$0] < totals[$1] }
-        if let last, last.covers(words, filterSet, generation: catalog.generation), rarest.map({ last.matches.count <= totals[$0] }) ?? true {
+        if let last, last.covers(words, filterSet, revision: catalog.revision), rarest.map({ last.matches.count <= totals[$0] }) ?? true {
             return last.matches
         }
         guard let rarest else {
@@ -165,7 +172,10 @@ public struct CatalogSearcher: Sendable {
     }
 
     /// Forgets the last matches, so the next search starts over.
-    public mutating func reset() { last = nil }
+    public mutating func reset() {
+        last = nil
+        lastTerms = []
+    }
 
     private mutating func nextStamp(_ catalog: Catalog) {
         let vocabularySize = catalog.vocabulary.count
@@ -212,14 +222,24 @@ public struct CatalogSearcher: Sendable {
     private func highlights(of item: Int, in catalog: Catalog) -> [String: [Range<Int>]] {
         var highlights: [String: [Range<Int>]] = [:]
         guard let stored = catalog.items[item] else { return highlights }
-        for field in catalog.fields {
-            guard let text = stored.fields[field.name] else { continue }
+        let words = catalog.words
+        func isMatched(_ position: Int) -> Bool {
+            let word = Int(words[position])
+            return wordStamps[word] == stamp && wordMasks[word] != 0
+        }
+        let base = item * (catalog.fields.count + 1)
+        for (index, field) in catalog.fields.enumerated() {
+            // The forward index holds the field's words in the order the text has them, so it
+            // tells which words matched; the text gives only their ranges.
+            let positions = Int(catalog.bounds[base + index])..<Int(catalog.bounds[base + index + 1])
+            guard let lastMatched = positions.last(where: isMatched), let text = stored.fields[field.name] else { continue }
             var ranges: [Range<Int>] = []
-            WordFolding.forEachWord(in: text) { range, folded in
-                guard let number = catalog.vocabulary.number(of: String(decoding: folded, as: UTF8.self)) else { return }
-                if wordStamps[Int(number)] == stamp, wordMasks[Int(number)] != 0 { ranges.append(range) }
+            var position = positions.lowerBound
+            WordFolding.forEachWord(in: text) { range, _ in
+                if position <= lastMatched, isMatched(position) { ranges.append(range) }
+                position += 1
             }
-            if !ranges.isEmpty { highlights[field.name] = ranges }
+            highlights[field.name] = ranges
         }
         return highlights
     }

@@ -134,6 +134,50 @@ struct Vocabulary: Sendable {
         }
     }
 
+    /// The edit distance ``forEachMatch(of:typos:prefix:_:)`` reports for one word, computed for
+    /// that word alone (to filter the matches of a shorter query).
+    struct Distance {
+        let query: [UInt8]
+        let typos: Int
+        let prefix: Bool
+        private var previous: [Int]
+        private var current: [Int]
+
+        init(query: [UInt8], typos: Int, prefix: Bool) {
+            self.query = query
+            self.typos = typos
+            self.prefix = prefix
+            previous = Array(0...query.count)
+            current = previous
+        }
+
+        /// The edits between the query and `word` (when `prefix`, the word's closest beginning),
+        /// or nil when they exceed the budget.
+        mutating func typos(of word: ArraySlice<UInt8>) -> Int? {
+            let width = query.count + 1
+            for column in 0..<width { previous[column] = column }
+            var best = prefix ? previous[width - 1] : Int.max
+            var depth = 0
+            for byte in word {
+                depth += 1
+                current[0] = depth
+                var minimum = depth
+                for column in 1..<width {
+                    let substitution = previous[column - 1] + (query[column - 1] == byte ? 0 : 1)
+                    let value = Swift.min(substitution, previous[column] + 1, current[column - 1] + 1)
+                    current[column] = value
+                    if value < minimum { minimum = value }
+                }
+                swap(&previous, &current)
+                if prefix { best = Swift.min(best, previous[width - 1]) }
+                // Every later row is at least this row's minimum.
+                if minimum > typos { return prefix && best <= typos ? best : nil }
+            }
+            let distance = prefix ? best : previous[width - 1]
+            return distance <= typos ? distance : nil
+        }
+    }
+
     /// The length of word `number` in bytes.
     func length(of number: UInt32) -> Int { Int(starts[Int(number) + 1] - starts[Int(number)]) }
 

@@ -63,6 +63,23 @@ struct CatalogOracle {
                                    exactField: exactField, exactWords: exactWords, order: order)
     }
 
+    /// The byte ranges of the words of item `id` that match a word of `text`, by field.
+    func highlights(of id: String, text: String) -> [String: [Range<Int>]] {
+        let words = CatalogSearcher.queryWords(text)
+        guard let item = items.last(where: { $0.id == id }) else { return [:] }
+        var highlights: [String: [Range<Int>]] = [:]
+        for field in fields {
+            guard let text = item.fields[field.name] else { continue }
+            var ranges: [Range<Int>] = []
+            WordFolding.forEachWord(in: text) { range, folded in
+                let token = Array(folded)
+                if words.contains(where: { Self.matches($0, token) }) { ranges.append(range) }
+            }
+            if !ranges.isEmpty { highlights[field.name] = ranges }
+        }
+        return highlights
+    }
+
     private static func matches(_ word: QueryWord, _ token: [UInt8]) -> Bool {
         (word.isPrefix ? prefixDistance(word.bytes, token) : distance(word.bytes, token)) <= word.typos
     }

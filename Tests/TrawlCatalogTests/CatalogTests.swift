@@ -58,6 +58,7 @@ import TrawlTestSupport
             var engine = hit.rank, truth = rank
             engine.order = 0; truth.order = 0
             #expect(engine == truth, "\(context) query \(query) item \(hit.id)")
+            #expect(hit.highlights == oracle.highlights(of: hit.id, text: query.text), "\(context) query \(query) item \(hit.id)")
         }
         var facets: [String: [String: Int]] = [:]
         for (name, values) in results.facets { for value in values { facets[name, default: [:]][value.value] = value.count } }
@@ -124,6 +125,19 @@ import TrawlTestSupport
                 }
             }
         }
+    }
+
+    /// A searcher moved to another catalog reuses nothing it found in the first, though the two
+    /// catalogs have the same generation.
+    @Test func aSearcherMovedToAnotherCatalogStartsOver() {
+        let first = Catalog(items: [CatalogItem(id: "a", fields: ["title": "rendering engine"])])
+        let second = Catalog(items: [CatalogItem(id: "b", fields: ["title": "renderer"]),
+                                     CatalogItem(id: "c", fields: ["title": "rendering pipeline"])])
+        #expect(first.generation == second.generation)
+        var searcher = CatalogSearcher()
+        _ = searcher.search(CatalogQuery(text: "rend"), in: first)
+        _ = searcher.search(CatalogQuery(text: "rende"), in: first)
+        #expect(Set(searcher.search(CatalogQuery(text: "render"), in: second).hits.map(\.id)) == ["b", "c"])
     }
 
     /// Upserts, partial updates and deletes leave a catalog that searches like one built from the

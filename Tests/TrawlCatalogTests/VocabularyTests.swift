@@ -34,6 +34,11 @@ import TrawlTestSupport
                     if distance <= typos { expected[String(decoding: word, as: UTF8.self)] = distance }
                 }
                 #expect(found == expected, "query \(String(decoding: query, as: UTF8.self)) typos \(typos) prefix \(prefix)")
+                // One word at a time (how the matches of a shorter query are filtered), the same.
+                var distance = Vocabulary.Distance(query: query, typos: typos, prefix: prefix)
+                var filtered: [String: Int] = [:]
+                for word in words { filtered[String(decoding: word, as: UTF8.self)] = distance.typos(of: word[...]) }
+                #expect(filtered == expected, "one at a time: query \(String(decoding: query, as: UTF8.self)) typos \(typos) prefix \(prefix)")
             }
         }
     }
