@@ -67,7 +67,7 @@ extension CatalogSearcher {
         if !facets.isEmpty { ranking.countValues(of: items, attributes: facets, in: catalog) }
         ranking.matches = items
         guard let groups else { return }
-        var scorer = ItemScorer(words: words, catalog: catalog, wordStamps: wordStamps, stamp: stamp, wordMasks: wordMasks,
+        var scorer = ItemScorer(words: words, catalog: catalog, matchedWords: matchedWords, wordMasks: wordMasks,
                                 exactMasks: exactMasks, wordTypos: wordTypos)
         let orders = catalog.orders
         func bound(_ sum: BoundSum, order: Int) -> CatalogResults.Rank {
@@ -80,13 +80,19 @@ extension CatalogSearcher {
             let sum = groups.sums[group]
             if let worst = ranking.best.admissionLimit, worst < bound(sum, order: Int.min) { break }
             if group > 0, ranking.isOutOfTime() { break }
-            for item in groups.items[groups.starts[group]..<groups.starts[group + 1]] {
-                if let worst = ranking.best.admissionLimit, worst < bound(sum, order: Int(orders[Int(item)])) { continue }
-                guard let rank = scorer.rank(item: Int(item)) else { continue }
-                ranking.best.insert(rank, item)
-                scored += 1
-                if scored & 1023 == 0, ranking.isOutOfTime() { return }
+            let isDone = groups.items.withUnsafeBufferPointer { items in
+                let group = UnsafeBufferPointer(rebasing: items[groups.starts[group]..<groups.starts[group + 1]])
+                for (index, item) in group.enumerated() {
+                    scorer.prefetch(group, at: index)
+                    if let worst = ranking.best.admissionLimit, worst < bound(sum, order: Int(orders[Int(item)])) { continue }
+                    guard let rank = scorer.rank(item: Int(item)) else { continue }
+                    ranking.best.insert(rank, item)
+                    scored += 1
+                    if scored & 1023 == 0, ranking.isOutOfTime() { return true }
+                }
+                return false
             }
+            if isDone { return }
         }
     }
 

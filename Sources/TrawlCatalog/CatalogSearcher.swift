@@ -4,9 +4,10 @@
 ///
 /// A value: a host keeps one per search field and may move it into the task that searches.
 public struct CatalogSearcher: Sendable {
-    /// By word number: the search that last tagged the word, the query words it matches, which of
-    /// those exactly, and its typos for each (two bits per query word).
-    var wordStamps: [UInt32] = []
+    /// One bit per vocabulary word: whether the current search tagged it, cleared as a search
+    /// starts; then, by word number, the query words it matches, which of those exactly, and its
+    /// typos for each (two bits per query word).
+    var matchedWords: [UInt64] = []
     var wordMasks: [UInt16] = []
     var exactMasks: [UInt16] = []
     var wordTypos: [UInt32] = []
@@ -19,7 +20,6 @@ public struct CatalogSearcher: Sendable {
     /// item's words (tests set it to 0, postings whenever the query allows, or `Int.max`, never, to
     /// check one way against the other).
     var postingsRankingMinimum = 4096
-    var stamp: UInt32 = 0
     var last: Refinement?
     /// The vocabulary words each word of the last query matched: typing repeats the words before
     /// the last one, and the last one's matches narrow as it grows.
@@ -42,7 +42,7 @@ public struct CatalogSearcher: Sendable {
             guard let value = catalog.valueNumber(of: filter) else { return results } // nothing has it
             filters.append(value)
         }
-        nextStamp(catalog)
+        clearWordTags(catalog)
 
         // Tag the vocabulary words each query word matches.
         var termLists: [[UInt32]] = []
@@ -55,8 +55,8 @@ public struct CatalogSearcher: Sendable {
             let bit = UInt16(1) << UInt16(index)
             for (number, typos) in zip(terms.numbers, terms.typos) {
                 let slot = Int(number)
-                if wordStamps[slot] != stamp {
-                    wordStamps[slot] = stamp
+                if matchedWords[slot >> 6] & 1 << UInt64(slot & 63) == 0 {
+                    matchedWords[slot >> 6] |= 1 << UInt64(slot & 63)
                     wordMasks[slot] = 0
                     exactMasks[slot] = 0
                     wordTypos[slot] = 0
@@ -157,16 +157,19 @@ public struct CatalogSearcher: Sendable {
     func rank(_ candidates: [UInt32], words: [QueryWord], filters: [UInt32], facets: Set<Int>, in catalog: Catalog,
                       into ranking: inout Ranking) {
         ranking.matches.reserveCapacity(min(candidates.count, 1 << 20))
-        var scorer = ItemScorer(words: words, catalog: catalog, wordStamps: wordStamps, stamp: stamp, wordMasks: wordMasks,
+        var scorer = ItemScorer(words: words, catalog: catalog, matchedWords: matchedWords, wordMasks: wordMasks,
                                 exactMasks: exactMasks, wordTypos: wordTypos)
         let isLive = catalog.isLive
-        for (position, item) in candidates.enumerated() {
-            if position & 1023 == 1023, ranking.isOutOfTime() { break }
-            let number = Int(item)
-            guard isLive[number] else { continue }
-            if !filters.isEmpty, !Self.has(filters, item: number, in: catalog) { continue }
-            guard let rank = scorer.rank(item: number) else { continue }
-            ranking.add(item, rank: rank)
+        candidates.withUnsafeBufferPointer { candidates in
+            for (position, item) in candidates.enumerated() {
+                if position & 1023 == 1023, ranking.isOutOfTime() { break }
+                scorer.prefetch(candidates, at: position)
+                let number = Int(item)
+                guard isLive[number] else { continue }
+                if !filters.isEmpty, !Self.has(filters, item: number, in: catalog) { continue }
+                guard let rank = scorer.rank(item: number) else { continue }
+                ranking.add(item, rank: rank)
+            }
         }
         if !facets.isEmpty { ranking.countValues(of: ranking.matches, attributes: facets, in: catalog) }
     }
@@ -177,20 +180,18 @@ public struct CatalogSearcher: Sendable {
         lastTerms = []
     }
 
-    private mutating func nextStamp(_ catalog: Catalog) {
+    /// Clears the tags of the last search's words, growing the tables to the vocabulary.
+    private mutating func clearWordTags(_ catalog: Catalog) {
         let vocabularySize = catalog.vocabulary.count
-        if wordStamps.count < vocabularySize {
-            let added = vocabularySize - wordStamps.count
-            wordStamps.append(contentsOf: repeatElement(0, count: added))
+        if wordMasks.count < vocabularySize {
+            let added = vocabularySize - wordMasks.count
             wordMasks.append(contentsOf: repeatElement(0, count: added))
             exactMasks.append(contentsOf: repeatElement(0, count: added))
             wordTypos.append(contentsOf: repeatElement(0, count: added))
         }
-        if stamp == UInt32.max {
-            for index in wordStamps.indices { wordStamps[index] = 0 }
-            stamp = 0
-        }
-        stamp += 1
+        let bitWords = (vocabularySize + 63) / 64
+        if matchedWords.count < bitWords { matchedWords.append(contentsOf: repeatElement(0, count: bitWords - matchedWords.count)) }
+        matchedWords.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     }
 
     /// The folded words of `text`: all but the last complete, the last a prefix unless the text
@@ -225,7 +226,7 @@ public struct CatalogSearcher: Sendable {
         let words = catalog.words
         func isMatched(_ position: Int) -> Bool {
             let word = Int(words[position])
-            return wordStamps[word] == stamp && wordMasks[word] != 0
+            return matchedWords[word >> 6] & 1 << UInt64(word & 63) != 0 && wordMasks[word] != 0
         }
         let base = item * (catalog.fields.count + 1)
         for (index, field) in catalog.fields.enumerated() {
@@ -235,9 +236,10 @@ public struct CatalogSearcher: Sendable {
             guard let lastMatched = positions.last(where: isMatched), let text = stored.fields[field.name] else { continue }
             var ranges: [Range<Int>] = []
             var position = positions.lowerBound
-            WordFolding.forEachWord(in: text) { range, _ in
-                if position <= lastMatched, isMatched(position) { ranges.append(range) }
+            WordFolding.forEachWordRange(in: text) { range in
+                if isMatched(position) { ranges.append(range) }
                 position += 1
+                return position <= lastMatched
             }
             highlights[field.name] = ranges
         }

@@ -1,3 +1,5 @@
+import TrawlKernels
+
 /// Decides whether one item matches every query word and computes its rank, in one pass over the
 /// item's words (the forward index), with the vocabulary words tagged by the searcher.
 struct ItemScorer {
@@ -6,8 +8,7 @@ struct ItemScorer {
     private let bounds: [UInt32]
     private let orders: [UInt32]
     private let fieldWeights: [Int]
-    private let wordStamps: [UInt32]
-    private let stamp: UInt32
+    private let matchedWords: [UInt64]
     private let wordMasks: [UInt16]
     private let exactMasks: [UInt16]
     private let wordTypos: [UInt32]
@@ -20,14 +21,13 @@ struct ItemScorer {
     private var positions: [Int]
     private var pairs: [Int]
 
-    init(words: [QueryWord], catalog: Catalog, wordStamps: [UInt32], stamp: UInt32, wordMasks: [UInt16], exactMasks: [UInt16],
+    init(words: [QueryWord], catalog: Catalog, matchedWords: [UInt64], wordMasks: [UInt16], exactMasks: [UInt16],
          wordTypos: [UInt32]) {
         self.words = catalog.words
         bounds = catalog.bounds
         orders = catalog.orders
         fieldWeights = catalog.fields.map(\.weight)
-        self.wordStamps = wordStamps
-        self.stamp = stamp
+        self.matchedWords = matchedWords
         self.wordMasks = wordMasks
         self.exactMasks = exactMasks
         self.wordTypos = wordTypos
@@ -42,6 +42,27 @@ struct ItemScorer {
 
     /// The most a pair of query words adds to proximity (apart, in other fields, or reversed).
     static let farthest = 8
+
+    /// How far ahead of the item being ranked ``prefetch(_:at:)`` asks for the bounds and the words.
+    static let boundsAhead = 16, wordsAhead = 8
+
+    /// Starts loading what ranking the items of `items` ahead of `index` reads: the matches of a
+    /// query are scattered over the forward index, and ranking them one by one waits for several
+    /// cache misses per item (its bounds, words and order) unless they are asked for early. The
+    /// words are asked for once their bounds, asked for earlier, have come.
+    func prefetch(_ items: UnsafeBufferPointer<UInt32>, at index: Int) {
+        let stride = fieldWeights.count + 1
+        if index + Self.boundsAhead < items.count {
+            let item = Int(items[index + Self.boundsAhead])
+            bounds.withUnsafeBytes { trawl_prefetch($0.baseAddress! + item * stride * 4, stride * 4) }
+            orders.withUnsafeBytes { trawl_prefetch($0.baseAddress! + item * 4, 4) }
+        }
+        if index + Self.wordsAhead < items.count {
+            let base = Int(items[index + Self.wordsAhead]) * stride
+            let start = Int(bounds[base]), end = Int(bounds[base + stride - 1])
+            words.withUnsafeBytes { trawl_prefetch($0.baseAddress! + start * 4, min(end - start, 256) * 4) }
+        }
+    }
 
     /// The rank of `item`, or nil when a query word is missing from it.
     mutating func rank(item: Int) -> CatalogResults.Rank? {
@@ -65,7 +86,8 @@ struct ItemScorer {
                 var exactRun = end - start == wordCount
                 for position in start..<end {
                     let word = Int(words[position])
-                    guard wordStamps[word] == stamp else { exactRun = false; continue }
+                    // Most words match nothing: one bit of a small table tells (it stays in cache).
+                    guard matchedWords[word >> 6] & 1 << UInt64(word & 63) != 0 else { exactRun = false; continue }
                     let mask = wordMasks[word]
                     if exactRun, exactMasks[word] & (1 << UInt16(position - start)) == 0 { exactRun = false }
                     guard mask != 0 else { continue }

@@ -16,6 +16,23 @@ enum WordFolding {
 
     /// Calls `body` with each word's byte range in `bytes` (valid UTF-8) and its folded bytes.
     static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, UnsafeBufferPointer<UInt8>) -> Void) {
+        scanWords(in: bytes, folding: true) { range, folded in
+            body(range, folded)
+            return true
+        }
+    }
+
+    /// Calls `body` with each word's byte range in `text` until it returns false; the words are
+    /// the words `forEachWord` finds, found without folding ASCII ones.
+    static func forEachWordRange(in text: String, _ body: (Range<Int>) -> Bool) {
+        var text = text
+        text.withUTF8 { bytes in scanWords(in: bytes, folding: false) { range, _ in body(range) } }
+    }
+
+    /// The words of `bytes` (valid UTF-8) until `body` returns false; without `folding`, an ASCII
+    /// word's folded bytes are not made (`body` gets them empty).
+    private static func scanWords(in bytes: UnsafeBufferPointer<UInt8>, folding: Bool,
+                                  _ body: (Range<Int>, UnsafeBufferPointer<UInt8>) -> Bool) {
         var folded: [UInt8] = []
         folded.reserveCapacity(64)
         var index = 0
@@ -41,7 +58,7 @@ enum WordFolding {
                 let byte = bytes[index]
                 if byte < 0x80 {
                     guard isASCIIWordByte(byte) else { break }
-                    folded.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+                    if folding { folded.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
                     index += 1
                 } else {
                     let (scalar, length) = decode(bytes, at: index)
@@ -55,7 +72,7 @@ enum WordFolding {
                 fold(UnsafeBufferPointer(rebasing: bytes[start..<index]), into: &folded)
                 if folded.isEmpty { continue } // only marks
             }
-            folded.withUnsafeBufferPointer { body(start..<index, $0) }
+            guard folded.withUnsafeBufferPointer({ body(start..<index, $0) }) else { return }
         }
     }
 
