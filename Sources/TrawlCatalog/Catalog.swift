@@ -29,17 +29,21 @@ public struct Catalog: Sendable {
     var bounds: [UInt32] = []
     /// Inverted index: by word number, the internal numbers of the items holding it, ascending.
     var postings: [[UInt32]] = []
-    /// Beside each posting, what a one-word query needs to rank the item without reading its words:
-    /// the index of the heaviest field holding the word (low 7 bits; 0 past 127 fields) and whether
-    /// some field consists of that word alone (``soleWordTag``).
+    /// Beside each posting, what a query needs to bound the item's rank without reading its words:
+    /// the fields holding the word (bit `f` for field `f`, low 7 bits; see ``fieldTagFields``) and
+    /// whether some field consists of that word alone (``soleWordTag``).
     var postingTags: [[UInt8]] = []
     static let soleWordTag: UInt8 = 0x80
+    /// How many fields a posting tag tells apart; the postings rank only catalogs with no more.
+    static let fieldTagFields = 7
+
+    /// The tag bit of field `index` (none past ``fieldTagFields``).
+    static func fieldTag(_ index: Int) -> UInt8 { index < fieldTagFields ? 1 << UInt8(index) : 0 }
     /// Merged postings of the prefixes many words share, for one-word queries of a few letters.
     var prefixPostings = PrefixPostings()
     /// The fewest postings a prefix needs for merged postings; nil for the default (tests lower it
     /// so small catalogs have them).
     var prefixPostingsMinimum: Int? = nil
-    private let fieldWeights: [Int]
 
     /// Attribute values, numbered; each item's values as a range of `itemValues`.
     var attributeNames: [String] = []
@@ -72,7 +76,6 @@ public struct Catalog: Sendable {
     public init(fields: [CatalogField] = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]) {
         precondition(!fields.isEmpty, "a catalog searches at least one field")
         self.fields = fields
-        fieldWeights = fields.map(\.weight)
     }
 
     /// A catalog holding `items` (a later item with an id already seen replaces the earlier one).
@@ -171,19 +174,17 @@ public struct Catalog: Sendable {
             bounds.append(UInt32(words.count))
             guard let text = item.fields[field.name] else { continue }
             let first = words.count
-            let fieldTag = UInt8(fieldIndex < 128 ? fieldIndex : 0)
+            let fieldTag = Self.fieldTag(fieldIndex)
             WordFolding.forEachWord(in: text) { _, folded in
                 let word = Int(vocabulary.number(adding: folded))
                 words.append(UInt32(word))
-                prefixPostings.add(word: UInt32(word), of: vocabulary, item: number, field: fieldTag, weights: fieldWeights)
+                prefixPostings.add(word: UInt32(word), of: vocabulary, item: number, field: fieldTag)
                 if word == postings.count { postings.append([]); postingTags.append([]) }
                 if postings[word].last != number {
                     postings[word].append(number)
                     postingTags[word].append(fieldTag)
                 } else {
-                    let last = postingTags[word].count - 1
-                    let tag = postingTags[word][last]
-                    if field.weight > fields[Int(tag & ~Self.soleWordTag)].weight { postingTags[word][last] = tag & Self.soleWordTag | fieldTag }
+                    postingTags[word][postingTags[word].count - 1] |= fieldTag
                 }
             }
             if words.count == first + 1 {

@@ -3,21 +3,29 @@
 /// "for l" matches 200k items of a 1M catalog; ranking each from its words costs some 60 ms. The
 /// postings and their tags give every criterion of an item's rank but proximity and the exact
 /// field: its typos, field weight and exact words are known, its proximity is at least one per
-/// pair of words, and a field can hold exactly the query only if every word matched exactly. So
+/// pair of words that share a field and the most for a pair that does not (the tags tell which
+/// fields hold each word), and a field can hold exactly the query only if every word matched
+/// exactly. Without the fields, "org in" ranked all 40k items with "org" in the title and "in" in
+/// the body before the few whose "org" is also in the body, next to "in". So
 /// the matches come from intersecting the words' keyed postings, each with that bound; grouped by
 /// bound, best first, the groups are ranked item by item only until the best results found so far
 /// beat the next bound. Within a group, whose items differ only in their order, an item whose
 /// order cannot beat the worst kept result is skipped with one comparison.
 extension CatalogSearcher {
-    /// An item's bound summed over the query words, smaller is better: typos in bits 26–31, the
-    /// field weight's shortfall from the heaviest in bits 5–25, words matched inexactly in 0–4.
-    typealias BoundSum = UInt32
+    /// An item's bound summed over the query words, smaller is better: typos in bits 56–63, the
+    /// least proximity in 48–55, the field weight's shortfall from the heaviest in bits 5–47, words
+    /// matched inexactly in 0–4.
+    typealias BoundSum = UInt64
+
+    /// The most query words whose fields are kept for the proximity bound (7 bits each); past
+    /// that, the bound is one per pair.
+    static let fieldBoundWords = 9
 
     /// The per-word postings to rank a query of several words from, rarest word first, or nil to
     /// rank the candidates item by item (few candidates, or a much smaller set to refine or filter).
     func boundedPlan(_ termLists: [[UInt32]], words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
                      in catalog: Catalog) -> [(wordIndex: Int, source: WordPostings)]? {
-        guard words.count > 1, catalog.fields.count < 128, Self.weightLevels(catalog.fields) != nil,
+        guard words.count > 1, Self.weightLevels(catalog.fields) != nil,
               (catalog.fields.map(\.weight).max() ?? 0) < (1 << 21) / words.count else { return nil }
         let plan = words.indices.map { index in
             let (source, total) = Self.wordPostings(of: words[index], terms: termLists[index], in: catalog)
@@ -25,39 +33,57 @@ extension CatalogSearcher {
         }.sorted { $0.total < $1.total }
         let itemByItem = itemByItemCount(postings: plan[0].total, words: words, filters: filters, filterSet: filterSet, in: catalog)
         guard itemByItem >= postingsRankingMinimum else { return nil }
-        // Ranking a candidate from its words costs some twenty times a posting here.
         let postings = plan.reduce(0) { $0 + $1.total }
-        if postingsRankingMinimum > 0, itemByItem * 20 <= postings { return nil }
+        if postingsRankingMinimum > 0, itemByItem * Self.postingsPerRankedItem(catalog) <= postings { return nil }
         return plan.map { ($0.wordIndex, $0.source) }
+    }
+
+    /// About how many postings read cost what ranking one item from its words costs: twice its
+    /// words (the scan, and the cache misses of reaching scattered items), at least twenty.
+    static func postingsPerRankedItem(_ catalog: Catalog) -> Int {
+        max(20, 2 * catalog.words.count / max(1, catalog.slotCount))
     }
 
     /// Ranks the items holding every query word, from the postings of `plan`.
     mutating func rankByBounds(_ plan: [(wordIndex: Int, source: WordPostings)], words: [QueryWord], filters: [UInt32],
                                facets: Set<Int>, in catalog: Catalog, into ranking: inout Ranking) {
-        guard let (fieldLevels, levelWeights) = Self.weightLevels(catalog.fields) else { return }
+        guard let (tagLevels, levelWeights) = Self.weightLevels(catalog.fields) else { return }
         let heaviest = levelWeights.last ?? 0
         // What one word's key adds to the bound sum.
         var parts = [BoundSum](repeating: 0, count: 256)
         for key in 1..<256 where key & 0xC0 != 0 && key >> 2 & 15 < levelWeights.count {
             let typos = 3 - key >> 6, shortfall = heaviest - levelWeights[key >> 2 & 15], inexact = 1 - key & 1
-            parts[key] = BoundSum(typos << 26 | shortfall << 5 | inexact)
+            parts[key] = BoundSum(typos) << 56 | BoundSum(shortfall) << 5 | BoundSum(inexact)
         }
-        // The rarest word's items, then each other word's keys, keeping the items that have them.
-        let (first, firstKeys) = keyed(plan[0].source, wordIndex: plan[0].wordIndex, fieldLevels: fieldLevels, in: catalog)
+        // The rarest word's items, then each other word's keys, keeping the items that have them;
+        // beside each item, the fields holding each word.
+        let keepsFields = words.count <= Self.fieldBoundWords
+        let (first, firstKeys, firstFields) = keyed(plan[0].source, wordIndex: plan[0].wordIndex, tagLevels: tagLevels, in: catalog)
         var items = first
         var sums = firstKeys.map { parts[Int($0)] }
+        var fields = keepsFields ? firstFields.map { UInt64($0) << UInt64(7 * plan[0].wordIndex) } : []
         var count = items.count
         for (wordIndex, source) in plan.dropFirst() {
-            fillKeys(source, wordIndex: wordIndex, fieldLevels: fieldLevels, marking: false, in: catalog)
-            count = Self.keep(&items, &sums, count: count, parts: parts) { [itemKeys] item in itemKeys[Int(item)] }
+            if let list = singleList(source, wordIndex: wordIndex, in: catalog) {
+                count = Self.keep(&items, &sums, &fields, count: count, parts: parts, fieldShift: 7 * wordIndex, intersecting: list,
+                                  tagLevels: tagLevels)
+                continue
+            }
+            fillKeys(source, wordIndex: wordIndex, tagLevels: tagLevels, marking: false, in: catalog)
+            count = Self.keep(&items, &sums, &fields, count: count, parts: parts, fieldShift: 7 * wordIndex) { [itemKeys, itemFields] item in
+                (itemKeys[Int(item)], itemFields[Int(item)])
+            }
             clearKeys(source, in: catalog)
         }
         let isLive = catalog.isLive
-        count = Self.keep(&items, &sums, count: count, parts: nil) { item in
-            isLive[Int(item)] && (filters.isEmpty || Self.has(filters, item: Int(item), in: catalog)) ? 1 : 0
+        count = Self.keep(&items, &sums, &fields, count: count, parts: nil, fieldShift: 0) { item in
+            (isLive[Int(item)] && (filters.isEmpty || Self.has(filters, item: Int(item), in: catalog)) ? 1 : 0, 0)
         }
         items.removeLast(items.count - count)
         sums.removeLast(sums.count - count)
+        for index in sums.indices {
+            sums[index] |= BoundSum(keepsFields ? Self.leastProximity(fields: fields[index], words: words.count) : words.count - 1) << 48
+        }
         let groups = ranking.best.limit > 0 ? BoundGroups(items: items, sums: sums) : nil
         if ranking.best.limit > 0, groups == nil {
             // Too many distinct bounds to group cheaply (many field weights): item by item.
@@ -72,7 +98,8 @@ extension CatalogSearcher {
         let orders = catalog.orders
         func bound(_ sum: BoundSum, order: Int) -> CatalogResults.Rank {
             let inexact = Int(sum & 31)
-            return CatalogResults.Rank(typos: Int(sum >> 26), proximity: words.count - 1, fieldWeight: heaviest * words.count - Int(sum >> 5 & 0x1F_FFFF),
+            return CatalogResults.Rank(typos: Int(sum >> 56), proximity: Int(sum >> 48 & 0xFF),
+                                       fieldWeight: heaviest * words.count - Int(sum >> 5 & ((1 << 43) - 1)),
                                        exactField: inexact == 0, exactWords: words.count - inexact, order: order)
         }
         var scored = 0
@@ -81,10 +108,19 @@ extension CatalogSearcher {
             if let worst = ranking.best.admissionLimit, worst < bound(sum, order: Int.min) { break }
             if group > 0, ranking.isOutOfTime() { break }
             let isDone = groups.items.withUnsafeBufferPointer { items in
-                let group = UnsafeBufferPointer(rebasing: items[groups.starts[group]..<groups.starts[group + 1]])
+                let group = UnsafeBufferPointer<UInt32>(rebasing: items[groups.starts[group]..<groups.starts[group + 1]])
+                func isAdmitted(_ item: UInt32) -> Bool {
+                    guard let worst = ranking.best.admissionLimit else { return true }
+                    return !(worst < bound(sum, order: Int(orders[Int(item)])))
+                }
                 for (index, item) in group.enumerated() {
-                    scorer.prefetch(group, at: index)
-                    if let worst = ranking.best.admissionLimit, worst < bound(sum, order: Int(orders[Int(item)])) { continue }
+                    // The worst kept result only improves: an item turned away now would be later,
+                    // so its words are not asked for.
+                    if index + ItemScorer.boundsAhead < group.count { scorer.prefetchBounds(of: Int(group[index + ItemScorer.boundsAhead])) }
+                    if index + ItemScorer.wordsAhead < group.count, isAdmitted(group[index + ItemScorer.wordsAhead]) {
+                        scorer.prefetchWords(of: Int(group[index + ItemScorer.wordsAhead]))
+                    }
+                    guard isAdmitted(item) else { continue }
                     guard let rank = scorer.rank(item: Int(item)) else { continue }
                     ranking.best.insert(rank, item)
                     scored += 1
@@ -96,30 +132,130 @@ extension CatalogSearcher {
         }
     }
 
-    /// Keeps the first `count` items whose `key` is not zero (adding its part to their sums when
-    /// `parts` is given), packed to the front; returns how many.
-    private static func keep(_ items: inout [UInt32], _ sums: inout [BoundSum], count: Int, parts: [BoundSum]?,
-                             key: (UInt32) -> UInt8) -> Int {
+    /// Keeps the first `count` items whose key is not zero (adding its part to their sums when
+    /// `parts` is given, and its fields shifted by `fieldShift` to theirs when `fields` is kept),
+    /// packed to the front; returns how many.
+    private static func keep(_ items: inout [UInt32], _ sums: inout [BoundSum], _ fields: inout [UInt64], count: Int,
+                             parts: [BoundSum]?, fieldShift: Int, key: (UInt32) -> (UInt8, fields: UInt8)) -> Int {
         var kept = 0
+        let keepsFields = !fields.isEmpty
         items.withUnsafeMutableBufferPointer { items in
             sums.withUnsafeMutableBufferPointer { sums in
-                for index in 0..<count {
-                    let item = items[index], itemKey = key(item)
-                    guard itemKey != 0 else { continue }
-                    items[kept] = item
-                    sums[kept] = sums[index] + (parts?[Int(itemKey)] ?? 0)
-                    kept += 1
+                fields.withUnsafeMutableBufferPointer { fields in
+                    for index in 0..<count {
+                        let item = items[index], (itemKey, itemFields) = key(item)
+                        guard itemKey != 0 else { continue }
+                        items[kept] = item
+                        sums[kept] = sums[index] + (parts?[Int(itemKey)] ?? 0)
+                        if keepsFields { fields[kept] = fields[index] | UInt64(itemFields) << UInt64(fieldShift) }
+                        kept += 1
+                    }
                 }
             }
         }
         return kept
+    }
+
+    /// A word's items as one ascending list with their tags, and what makes a tag a key: a prefix
+    /// list (its exact word's postings add the exact bits) or the postings of a single term.
+    struct SingleList {
+        var items: [UInt32]
+        var tags: [UInt8]
+        var base: UInt8
+        var soleMask: UInt8
+        var exact: (items: [UInt32], tags: [UInt8])?
+    }
+
+    /// The single list `source` is, if it is one.
+    func singleList(_ source: WordPostings, wordIndex: Int, in catalog: Catalog) -> SingleList? {
+        switch source {
+        case let .prefixList(list, exact):
+            let prefix = catalog.prefixPostings
+            return SingleList(items: prefix.items[list], tags: prefix.fieldTags[list], base: 0xC0, soleMask: 0,
+                              exact: exact.map { (catalog.postings[Int($0)], catalog.postingTags[Int($0)]) })
+        case let .terms(terms) where terms.count == 1:
+            let (base, soleMask) = termKeyBase(Int(terms[0]), wordIndex: wordIndex)
+            return SingleList(items: catalog.postings[Int(terms[0])], tags: catalog.postingTags[Int(terms[0])], base: base,
+                              soleMask: soleMask, exact: nil)
+        case .terms:
+            return nil
+        }
+    }
+
+    /// Keeps the first `count` items that `list` holds, adding their keys' parts to their sums and
+    /// their fields to theirs. Both ascend, so the list is leapt through (a galloping search from
+    /// the last place) rather than written out item by item: the kept items are usually far fewer.
+    private static func keep(_ items: inout [UInt32], _ sums: inout [BoundSum], _ fields: inout [UInt64], count: Int,
+                             parts: [BoundSum], fieldShift: Int, intersecting list: SingleList, tagLevels: [UInt8]) -> Int {
+        var kept = 0
+        let keepsFields = !fields.isEmpty
+        let exactItems = list.exact?.items ?? [], exactTags = list.exact?.tags ?? []
+        items.withUnsafeMutableBufferPointer { items in
+            sums.withUnsafeMutableBufferPointer { sums in
+                fields.withUnsafeMutableBufferPointer { fields in
+                    list.items.withUnsafeBufferPointer { listItems in
+                        exactItems.withUnsafeBufferPointer { exactItems in
+                            var place = 0, exactPlace = 0
+                            for index in 0..<count {
+                                let item = items[index]
+                                place = Self.leap(listItems, from: place, to: item)
+                                guard place < listItems.count else { break }
+                                guard listItems[place] == item else { continue }
+                                let tag = list.tags[place]
+                                var key = list.base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & list.soleMask) >> 6
+                                exactPlace = Self.leap(exactItems, from: exactPlace, to: item)
+                                if exactPlace < exactItems.count, exactItems[exactPlace] == item {
+                                    key |= 1 | (exactTags[exactPlace] & Catalog.soleWordTag) >> 6
+                                }
+                                items[kept] = item
+                                sums[kept] = sums[index] + parts[Int(key)]
+                                if keepsFields { fields[kept] = fields[index] | UInt64(tag & ~Catalog.soleWordTag) << UInt64(fieldShift) }
+                                kept += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return kept
+    }
+
+    /// The first index from `start` on whose item is at least `target` (`list` ascends).
+    @inline(__always)
+    static func leap(_ list: UnsafeBufferPointer<UInt32>, from start: Int, to target: UInt32) -> Int {
+        guard start < list.count, list[start] < target else { return start }
+        // Gallop to a bound, then search between the last two probes.
+        var low = start, step = 1
+        while low + step < list.count, list[low + step] < target {
+            low += step
+            step <<= 1
+        }
+        var high = min(low + step, list.count)
+        low += 1
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle] < target { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The least proximity an item can have whose query words are in the fields `fields` holds (7
+    /// bits a word): one for a pair of consecutive words that share a field, the most for a pair
+    /// that does not (``ItemScorer`` measures a pair within one field).
+    static func leastProximity(fields: UInt64, words: Int) -> Int {
+        var proximity = 0
+        for pair in 0..<(words - 1) {
+            let shared = fields >> UInt64(7 * pair) & fields >> UInt64(7 * pair + 7) & 0x7F
+            proximity += shared == 0 ? ItemScorer.farthest : 1
+        }
+        return proximity
     }
 }
 
 /// Items grouped by their bound sum, the best (smallest) sum first; within a group, in the order
 /// they came. Nil when there are more distinct sums than a small table holds.
 struct BoundGroups {
-    private(set) var sums: [UInt32] = []
+    private(set) var sums: [UInt64] = []
     /// The items of group `g` are `items[starts[g]..<starts[g + 1]]`.
     private(set) var starts: [Int] = []
     private(set) var items: [UInt32] = []
@@ -127,16 +263,16 @@ struct BoundGroups {
     /// The most distinct sums grouped; a query's sums are a handful (typos × weights × exactness).
     static let capacity = 512
 
-    init?(items: [UInt32], sums itemSums: [UInt32]) {
+    init?(items: [UInt32], sums itemSums: [UInt64]) {
         // An open-addressing table from sum to slot (a dictionary costs several times more per item).
         let tableSize = Self.capacity * 2
-        var table = [UInt32](repeating: 0, count: tableSize) // sum + 1; 0 is empty
+        var table = [UInt64](repeating: 0, count: tableSize) // sum + 1; 0 is empty
         var slotOfEntry = [UInt16](repeating: 0, count: tableSize)
-        var slotSums: [UInt32] = [], slotCounts: [Int] = []
+        var slotSums: [UInt64] = [], slotCounts: [Int] = []
         var slots = [UInt16](repeating: 0, count: items.count)
         for index in itemSums.indices {
             let stored = itemSums[index] &+ 1
-            var entry = Int((stored &* 0x9E37_79B1) >> 22) & (tableSize - 1)
+            var entry = Int((stored &* 0x9E37_79B9_7F4A_7C15) >> 54) & (tableSize - 1)
             while table[entry] != 0, table[entry] != stored { entry = (entry + 1) & (tableSize - 1) }
             if table[entry] == 0 {
                 guard slotSums.count < Self.capacity else { return nil }

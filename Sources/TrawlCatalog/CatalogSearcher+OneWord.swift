@@ -8,7 +8,8 @@
 /// with those keys are ranked. Meilisearch's bucket sort works the same way, rule by rule.
 ///
 /// A key, larger is better: bits 6–7 three minus the item's fewest typos, bits 2–5 the level of its
-/// heaviest matched field, bit 1 a field holding only the exact word, bit 0 the exact word.
+/// heaviest matched field, bit 1 a field holding only the exact word, bit 0 the exact word. Beside
+/// it, a query of several words keeps the item's matched fields (a field tag) to bound proximity.
 extension CatalogSearcher {
     /// Where one query word's per-item keys come from.
     enum WordPostings {
@@ -41,58 +42,65 @@ extension CatalogSearcher {
     /// (several words, few postings, or a much smaller set to refine or filter).
     func oneWordSource(_ termLists: [[UInt32]], words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
                        in catalog: Catalog) -> WordPostings? {
-        guard words.count == 1, catalog.fields.count < 128, Self.weightLevels(catalog.fields) != nil else { return nil }
+        guard words.count == 1, Self.weightLevels(catalog.fields) != nil else { return nil }
         let (source, total) = Self.wordPostings(of: words[0], terms: termLists[0], in: catalog)
         guard total >= postingsRankingMinimum else { return nil }
-        // Ranking a candidate from its words costs some twenty times a posting here.
         let itemByItem = itemByItemCount(postings: Int.max, words: words, filters: filters, filterSet: filterSet, in: catalog)
-        guard itemByItem > total / 20 else { return nil }
+        guard itemByItem > total / Self.postingsPerRankedItem(catalog) else { return nil }
         return source
     }
 
     /// Ranks the items holding the query word, from `source`.
     mutating func rankOneWord(_ source: WordPostings, filters: [UInt32], facets: Set<Int>, in catalog: Catalog,
                               into ranking: inout Ranking) {
-        guard let (fieldLevels, levelWeights) = Self.weightLevels(catalog.fields) else { return }
-        let (items, keys) = keyed(source, wordIndex: 0, fieldLevels: fieldLevels, in: catalog)
+        guard let (tagLevels, levelWeights) = Self.weightLevels(catalog.fields) else { return }
+        let (items, keys, _) = keyed(source, wordIndex: 0, tagLevels: tagLevels, in: catalog)
         Self.select(items, keys: keys, levelWeights: levelWeights, filters: filters, facets: facets, in: catalog, into: &ranking)
     }
 
-    /// The items holding query word `wordIndex` (ascending) and their keys.
-    mutating func keyed(_ source: WordPostings, wordIndex: Int, fieldLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8]) {
-        if case let .prefixList(list, exact) = source { return Self.keyed(prefixList: list, exact: exact, fieldLevels: fieldLevels, in: catalog) }
-        guard case let .terms(terms) = source else { return ([], []) }
+    /// The items holding query word `wordIndex` (ascending), their keys and their matched fields.
+    mutating func keyed(_ source: WordPostings, wordIndex: Int, tagLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8], [UInt8]) {
+        if case let .prefixList(list, exact) = source { return Self.keyed(prefixList: list, exact: exact, tagLevels: tagLevels, in: catalog) }
+        guard case let .terms(terms) = source else { return ([], [], []) }
         if terms.count == 1 {
             // One term: its postings are the items, each key follows from the posting's tag.
             let number = Int(terms[0])
             let (base, soleMask) = termKeyBase(number, wordIndex: wordIndex)
-            let keys = catalog.postingTags[number].map { tag in base | fieldLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6 }
-            return (catalog.postings[number], keys)
+            let tags = catalog.postingTags[number]
+            let keys = tags.map { tag in base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6 }
+            return (catalog.postings[number], keys, tags.map { $0 & ~Catalog.soleWordTag })
         }
         let most = terms.reduce(0) { $0 + catalog.postings[Int($1)].count }
-        fillKeys(source, wordIndex: wordIndex, fieldLevels: fieldLevels, in: catalog)
-        var keys: [UInt8] = []
+        fillKeys(source, wordIndex: wordIndex, tagLevels: tagLevels, in: catalog)
+        var keys: [UInt8] = [], fields: [UInt8] = []
         let items = [UInt32](unsafeUninitializedCapacity: most) { items, count in
             keys = [UInt8](unsafeUninitializedCapacity: most) { keys, keyCount in
-                itemKeys.withUnsafeMutableBufferPointer { itemKeys in
-                    candidateBits.withUnsafeMutableBufferPointer { bits in
-                        Self.drain(bits) { item in
-                            items[count] = item
-                            keys[count] = itemKeys[Int(item)]
-                            itemKeys[Int(item)] = 0
-                            count += 1
+                fields = [UInt8](unsafeUninitializedCapacity: most) { fields, fieldCount in
+                    itemKeys.withUnsafeMutableBufferPointer { itemKeys in
+                        itemFields.withUnsafeMutableBufferPointer { itemFields in
+                            candidateBits.withUnsafeMutableBufferPointer { bits in
+                                Self.drain(bits) { item in
+                                    items[count] = item
+                                    keys[count] = itemKeys[Int(item)]
+                                    fields[count] = itemFields[Int(item)]
+                                    itemKeys[Int(item)] = 0
+                                    itemFields[Int(item)] = 0
+                                    count += 1
+                                }
+                            }
                         }
                     }
+                    fieldCount = count
                 }
                 keyCount = count
             }
         }
-        return (items, keys)
+        return (items, keys, fields)
     }
 
     /// The keys of a prefix list's items: all typo-free, the exact word's bits from its own
     /// postings, walked beside the list (both ascend).
-    private static func keyed(prefixList list: Int, exact: UInt32?, fieldLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8]) {
+    private static func keyed(prefixList list: Int, exact: UInt32?, tagLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8], [UInt8]) {
         let prefix = catalog.prefixPostings
         let count = prefix.items[list].count
         var keys = [UInt8](repeating: 0, count: count)
@@ -104,7 +112,7 @@ extension CatalogSearcher {
                     var next = 0
                     for index in 0..<count {
                         let item = items[index]
-                        var key = 0xC0 | fieldLevels[Int(tags[index])] << 2
+                        var key = 0xC0 | tagLevels[Int(tags[index])] << 2
                         while next < exactItems.count, exactItems[next] < item { next += 1 }
                         if next < exactItems.count, exactItems[next] == item {
                             key |= 1 | (exactTags[next] & Catalog.soleWordTag) >> 6
@@ -114,20 +122,23 @@ extension CatalogSearcher {
                 }
             }
         }
-        return (prefix.items[list], keys)
+        return (prefix.items[list], keys, prefix.fieldTags[list])
     }
 
-    /// Writes the key of query word `wordIndex` into `itemKeys` for every item holding it and, when
-    /// `marking`, sets the item's bit in `candidateBits` (a drain of the bits lists them and clears
-    /// both; unmarked, ``clearKeys(_:in:)`` clears the keys). From terms, each posting's key is
-    /// merged into its item's (fewest typos, heaviest field, either exact bit).
-    mutating func fillKeys(_ source: WordPostings, wordIndex: Int, fieldLevels: [UInt8], marking: Bool = true, in catalog: Catalog) {
+    /// Writes the key of query word `wordIndex` into `itemKeys` and its matched fields into
+    /// `itemFields` for every item holding it and, when `marking`, sets the item's bit in
+    /// `candidateBits` (a drain of the bits lists them and clears all three; unmarked,
+    /// ``clearKeys(_:in:)`` clears the keys and fields). From terms, each posting's key is merged
+    /// into its item's (fewest typos, heaviest field, either exact bit), and its fields joined.
+    mutating func fillKeys(_ source: WordPostings, wordIndex: Int, tagLevels: [UInt8], marking: Bool = true, in catalog: Catalog) {
         reserveCandidateBits(catalog)
         if itemKeys.count < catalog.slotCount { itemKeys.append(contentsOf: repeatElement(0, count: catalog.slotCount - itemKeys.count)) }
+        if itemFields.count < catalog.slotCount { itemFields.append(contentsOf: repeatElement(0, count: catalog.slotCount - itemFields.count)) }
         let termBases: [(UInt8, soleMask: UInt8)]
         if case let .terms(terms) = source { termBases = terms.map { termKeyBase(Int($0), wordIndex: wordIndex) } } else { termBases = [] }
         candidateBits.withUnsafeMutableBufferPointer { bits in
             itemKeys.withUnsafeMutableBufferPointer { keys in
+              itemFields.withUnsafeMutableBufferPointer { fields in
                 switch source {
                 case let .prefixList(list, exact):
                     let prefix = catalog.prefixPostings
@@ -135,7 +146,8 @@ extension CatalogSearcher {
                         prefix.fieldTags[list].withUnsafeBufferPointer { tags in
                             for index in items.indices {
                                 let item = Int(items[index])
-                                keys[item] = 0xC0 | fieldLevels[Int(tags[index])] << 2
+                                keys[item] = 0xC0 | tagLevels[Int(tags[index])] << 2
+                                fields[item] = tags[index]
                                 if marking { bits[item >> 6] |= 1 << UInt64(item & 63) }
                             }
                         }
@@ -152,36 +164,44 @@ extension CatalogSearcher {
                             catalog.postingTags[number].withUnsafeBufferPointer { tags in
                                 for index in postings.indices {
                                     let item = Int(postings[index]), tag = tags[index]
-                                    let key = base | fieldLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
+                                    let key = base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
                                     let old = keys[item]
                                     keys[item] = old == 0 ? key : max(old & 0xC0, key & 0xC0) | max(old & 0x3C, key & 0x3C) | (old | key) & 3
+                                    fields[item] |= tag & ~Catalog.soleWordTag
                                     if marking { bits[item >> 6] |= 1 << UInt64(item & 63) }
                                 }
                             }
                         }
                     }
                 }
+              }
             }
         }
     }
 
     /// The key bits vocabulary word `number` gives query word `wordIndex` (typos, exact), and the
     /// tag bit that counts when it is exact (the sole word of a field).
-    private func termKeyBase(_ number: Int, wordIndex: Int) -> (UInt8, soleMask: UInt8) {
+    func termKeyBase(_ number: Int, wordIndex: Int) -> (UInt8, soleMask: UInt8) {
         let typos = UInt8(wordTypos[number] >> UInt32(2 * wordIndex) & 3)
         let isExact = exactMasks[number] & (1 << UInt16(wordIndex)) != 0
         return ((3 - typos) << 6 | (isExact ? 1 : 0), isExact ? Catalog.soleWordTag : 0)
     }
 
-    /// Zeroes the keys `fillKeys(source, marking: false)` wrote.
+    /// Zeroes the keys and fields `fillKeys(source, marking: false)` wrote.
     mutating func clearKeys(_ source: WordPostings, in catalog: Catalog) {
         itemKeys.withUnsafeMutableBufferPointer { keys in
-            switch source {
-            case let .prefixList(list, _):
-                catalog.prefixPostings.items[list].withUnsafeBufferPointer { items in for item in items { keys[Int(item)] = 0 } }
-            case let .terms(terms):
-                for term in terms {
-                    catalog.postings[Int(term)].withUnsafeBufferPointer { items in for item in items { keys[Int(item)] = 0 } }
+            itemFields.withUnsafeMutableBufferPointer { fields in
+                func clear(_ items: [UInt32]) {
+                    items.withUnsafeBufferPointer { items in
+                        for item in items {
+                            keys[Int(item)] = 0
+                            fields[Int(item)] = 0
+                        }
+                    }
+                }
+                switch source {
+                case let .prefixList(list, _): clear(catalog.prefixPostings.items[list])
+                case let .terms(terms): for term in terms { clear(catalog.postings[Int(term)]) }
                 }
             }
         }
@@ -248,12 +268,19 @@ extension CatalogSearcher {
         ranking.matches = kept
     }
 
-    /// Each field's weight level (1 for the lightest positive weight and up; 0 for a weight that
-    /// adds nothing) and each level's weight, or nil when there are more than 15 levels.
+    /// By field tag (the fields bits of a posting tag), the weight level of its heaviest field (1
+    /// for the lightest positive weight and up; 0 for no field or a weight that adds nothing), and
+    /// each level's weight; nil when there are more than 15 levels or more fields than a tag tells
+    /// apart (such catalogs rank item by item).
     static func weightLevels(_ fields: [CatalogField]) -> ([UInt8], [Int])? {
+        guard fields.count <= Catalog.fieldTagFields else { return nil }
         let weights = Set(fields.map(\.weight).filter { $0 > 0 }).sorted()
         guard weights.count < 16 else { return nil }
         let levels = fields.map { field in UInt8(weights.firstIndex(of: field.weight).map { $0 + 1 } ?? 0) }
-        return (levels, [0] + weights)
+        var tagLevels = [UInt8](repeating: 0, count: 1 << Catalog.fieldTagFields)
+        for tag in tagLevels.indices {
+            for field in fields.indices where tag & 1 << field != 0 { tagLevels[tag] = max(tagLevels[tag], levels[field]) }
+        }
+        return (tagLevels, [0] + weights)
     }
 }

@@ -16,6 +16,9 @@ public struct CatalogSearcher: Sendable {
     /// By internal item number, a one-word query's rank key (see `rankOneWord`); all zero between
     /// searches.
     var itemKeys: [UInt8] = []
+    /// By internal item number, the fields holding a query word (a field tag; see `fillKeys`); all
+    /// zero between searches.
+    var itemFields: [UInt8] = []
     /// The fewest candidates a query needs to be ranked from the postings rather than from each
     /// item's words (tests set it to 0, postings whenever the query allows, or `Int.max`, never, to
     /// check one way against the other).

@@ -43,25 +43,31 @@ struct ItemScorer {
     /// The most a pair of query words adds to proximity (apart, in other fields, or reversed).
     static let farthest = 8
 
-    /// How far ahead of the item being ranked ``prefetch(_:at:)`` asks for the bounds and the words.
+    /// How far ahead of the item being ranked its bounds and order, then its words, are asked for.
     static let boundsAhead = 16, wordsAhead = 8
 
-    /// Starts loading what ranking the items of `items` ahead of `index` reads: the matches of a
-    /// query are scattered over the forward index, and ranking them one by one waits for several
-    /// cache misses per item (its bounds, words and order) unless they are asked for early. The
-    /// words are asked for once their bounds, asked for earlier, have come.
-    func prefetch(_ items: UnsafeBufferPointer<UInt32>, at index: Int) {
+    // The matches of a query are scattered over the forward index, and ranking them one by one
+    // waits for several cache misses per item (its bounds, words and order) unless they are asked
+    // for early: the bounds and order first, the words once the bounds have come.
+
+    /// Starts loading item `item`'s bounds and order.
+    func prefetchBounds(of item: Int) {
         let stride = fieldWeights.count + 1
-        if index + Self.boundsAhead < items.count {
-            let item = Int(items[index + Self.boundsAhead])
-            bounds.withUnsafeBytes { trawl_prefetch($0.baseAddress! + item * stride * 4, stride * 4) }
-            orders.withUnsafeBytes { trawl_prefetch($0.baseAddress! + item * 4, 4) }
-        }
-        if index + Self.wordsAhead < items.count {
-            let base = Int(items[index + Self.wordsAhead]) * stride
-            let start = Int(bounds[base]), end = Int(bounds[base + stride - 1])
-            words.withUnsafeBytes { trawl_prefetch($0.baseAddress! + start * 4, min(end - start, 256) * 4) }
-        }
+        bounds.withUnsafeBytes { trawl_prefetch($0.baseAddress! + item * stride * 4, stride * 4) }
+        orders.withUnsafeBytes { trawl_prefetch($0.baseAddress! + item * 4, 4) }
+    }
+
+    /// Starts loading item `item`'s words (reading its bounds).
+    func prefetchWords(of item: Int) {
+        let stride = fieldWeights.count + 1
+        let start = Int(bounds[item * stride]), end = Int(bounds[item * stride + stride - 1])
+        words.withUnsafeBytes { trawl_prefetch($0.baseAddress! + start * 4, min(end - start, 256) * 4) }
+    }
+
+    /// Both prefetches for the items of `items` ahead of `index`.
+    func prefetch(_ items: UnsafeBufferPointer<UInt32>, at index: Int) {
+        if index + Self.boundsAhead < items.count { prefetchBounds(of: Int(items[index + Self.boundsAhead])) }
+        if index + Self.wordsAhead < items.count { prefetchWords(of: Int(items[index + Self.wordsAhead])) }
     }
 
     /// The rank of `item`, or nil when a query word is missing from it.

@@ -1,5 +1,6 @@
 /// Merged postings of the short prefixes that many words share: for such a prefix, every item
-/// holding a word that starts with it, ascending, each with the heaviest field of those words.
+/// holding a word that starts with it, ascending, each with the fields holding those words (a
+/// field tag, as ``Catalog/postingTags`` has).
 ///
 /// A one- to four-letter query word (no typo budget) matches every word of its prefix range: "l"
 /// matches ten thousand words of a million-item catalog, whose postings lie all over memory.
@@ -15,7 +16,7 @@ struct PrefixPostings: Sendable {
     /// The longest prefix, in bytes, that gets a list.
     static let longestPrefix = 4
 
-    /// By list number, the items ascending and beside each the index of the heaviest field.
+    /// By list number, the items ascending and beside each its field tag.
     private(set) var items: [[UInt32]] = []
     private(set) var fieldTags: [[UInt8]] = []
     /// List numbers by prefix (see `key`).
@@ -39,9 +40,9 @@ struct PrefixPostings: Sendable {
         return Int(number)
     }
 
-    /// Records that item `item` holds word `word` of `vocabulary` in field `field`; the items come
-    /// in ascending order.
-    mutating func add(word: UInt32, of vocabulary: Vocabulary, item: UInt32, field: UInt8, weights: [Int]) {
+    /// Records that item `item` holds word `word` of `vocabulary` in the field whose tag is `field`;
+    /// the items come in ascending order.
+    mutating func add(word: UInt32, of vocabulary: Vocabulary, item: UInt32, field: UInt8) {
         guard !numbers.isEmpty else { return }
         let slot = Int(word) * Self.longestPrefix
         while wordLists.count < slot { appendLists(of: wordLists.count / Self.longestPrefix, bytes: nil) }
@@ -52,8 +53,8 @@ struct PrefixPostings: Sendable {
             if items[list].last != item {
                 items[list].append(item)
                 fieldTags[list].append(field)
-            } else if weights[Int(field)] > weights[Int(fieldTags[list][fieldTags[list].count - 1])] {
-                fieldTags[list][fieldTags[list].count - 1] = field
+            } else {
+                fieldTags[list][fieldTags[list].count - 1] |= field
             }
         }
     }
@@ -78,15 +79,14 @@ struct PrefixPostings: Sendable {
         }
         guard !numbers.isEmpty else { return }
         for word in 0..<vocabulary.count { appendLists(of: word, bytes: vocabulary.word(UInt32(word))) }
-        let weights = catalog.fields.map(\.weight)
         let fieldCount = catalog.fields.count
         for item in 0..<catalog.slotCount where catalog.isLive[item] {
             let base = item * (fieldCount + 1)
             for field in 0..<fieldCount {
-                let tag = UInt8(field < 128 ? field : 0)
+                let tag = Catalog.fieldTag(field)
                 for position in Int(catalog.bounds[base + field])..<Int(catalog.bounds[base + field + 1]) {
                     let word = catalog.words[position]
-                    add(word: word, of: vocabulary, item: UInt32(item), field: tag, weights: weights)
+                    add(word: word, of: vocabulary, item: UInt32(item), field: tag)
                 }
             }
         }

@@ -10,7 +10,7 @@ import Testing
     }
 
     @Test func declinesMoreDistinctSumsThanItsTableHolds() {
-        let sums = (0..<UInt32(BoundGroups.capacity + 1)).map { $0 * 7 }
+        let sums = (0..<UInt64(BoundGroups.capacity + 1)).map { $0 * 7 }
         #expect(BoundGroups(items: Array(0..<UInt32(sums.count)), sums: sums) == nil)
         #expect(BoundGroups(items: Array(0..<UInt32(sums.count - 1)), sums: Array(sums.dropLast())) != nil)
     }

@@ -49,6 +49,35 @@ import Testing
         #expect(typo.map(\.rank.typos) == [1, 1, 1, 1])
     }
 
+    /// Ranked from the postings, two words in one field are bounded by proximity one, not more: an
+    /// item numbered after the best found so far (upserted again, so it keeps its earlier order)
+    /// with its words side by side still takes its place.
+    @Test(arguments: [0, Int.max]) func anUpsertedItemWithAdjacentWordsIsNotSkipped(postingsRankingMinimum: Int) {
+        var catalog = Catalog()
+        if postingsRankingMinimum == 0 { catalog.prefixPostingsMinimum = 1 }
+        catalog.upsert(CatalogItem(id: "first", fields: ["title": "alpha gamma"]))
+        catalog.upsert(CatalogItem(id: "second", fields: ["title": "alpha beta"]))
+        catalog.upsert(CatalogItem(id: "first", fields: ["title": "alpha beta"]))
+        var searcher = CatalogSearcher()
+        searcher.postingsRankingMinimum = postingsRankingMinimum
+        #expect(searcher.search(CatalogQuery(text: "alpha beta", limit: 1), in: catalog).hits.map(\.id) == ["first"])
+        searcher.reset()
+        #expect(searcher.search(CatalogQuery(text: "alpha beta ", limit: 1), in: catalog).hits.map(\.id) == ["first"])
+    }
+
+    /// Ranked from the postings, a prefix that is also a whole word counts as exact where the
+    /// item has that word: the item that is exactly the query outranks one found before it.
+    @Test(arguments: [0, Int.max]) func anExactLastWordRanksFirst(postingsRankingMinimum: Int) {
+        var catalog = Catalog()
+        if postingsRankingMinimum == 0 { catalog.prefixPostingsMinimum = 1 }
+        catalog.upsert(contentsOf: [CatalogItem(id: "prefix", fields: ["title": "alpha config"]),
+                                    CatalogItem(id: "exact", fields: ["title": "alpha conf"]),
+                                    CatalogItem(id: "other", fields: ["title": "confirm"])])
+        var searcher = CatalogSearcher()
+        searcher.postingsRankingMinimum = postingsRankingMinimum
+        #expect(searcher.search(CatalogQuery(text: "alpha conf", limit: 1), in: catalog).hits.map(\.id) == ["exact"])
+    }
+
     @Test func highlightsAreByteRangesOfMatchedWords() {
         var searcher = CatalogSearcher()
         let hit = searcher.search(CatalogQuery(text: "manag"), in: Self.catalog).hits.first { $0.id == "1" }
