@@ -156,32 +156,6 @@ extension CatalogSearcher {
         return kept
     }
 
-    /// A word's items as one ascending list with their tags, and what makes a tag a key: a prefix
-    /// list (its exact word's postings add the exact bits) or the postings of a single term.
-    struct SingleList {
-        var items: [UInt32]
-        var tags: [UInt8]
-        var base: UInt8
-        var soleMask: UInt8
-        var exact: (items: [UInt32], tags: [UInt8])?
-    }
-
-    /// The single list `source` is, if it is one.
-    func singleList(_ source: WordPostings, wordIndex: Int, in catalog: Catalog) -> SingleList? {
-        switch source {
-        case let .prefixList(list, exact):
-            let prefix = catalog.prefixPostings
-            return SingleList(items: prefix.items[list], tags: prefix.fieldTags[list], base: 0xC0, soleMask: 0,
-                              exact: exact.map { (catalog.postings[Int($0)], catalog.postingTags[Int($0)]) })
-        case let .terms(terms) where terms.count == 1:
-            let (base, soleMask) = termKeyBase(Int(terms[0]), wordIndex: wordIndex)
-            return SingleList(items: catalog.postings[Int(terms[0])], tags: catalog.postingTags[Int(terms[0])], base: base,
-                              soleMask: soleMask, exact: nil)
-        case .terms:
-            return nil
-        }
-    }
-
     /// Keeps the first `count` items that `list` holds, adding their keys' parts to their sums and
     /// their fields to theirs. Both ascend, so the list is leapt through (a galloping search from
     /// the last place) rather than written out item by item: the kept items are usually far fewer.
@@ -189,29 +163,21 @@ extension CatalogSearcher {
                              parts: [BoundSum], fieldShift: Int, intersecting list: SingleList, tagLevels: [UInt8]) -> Int {
         var kept = 0
         let keepsFields = !fields.isEmpty
-        let exactItems = list.exact?.items ?? [], exactTags = list.exact?.tags ?? []
         items.withUnsafeMutableBufferPointer { items in
             sums.withUnsafeMutableBufferPointer { sums in
                 fields.withUnsafeMutableBufferPointer { fields in
                     list.items.withUnsafeBufferPointer { listItems in
-                        exactItems.withUnsafeBufferPointer { exactItems in
-                            var place = 0, exactPlace = 0
-                            for index in 0..<count {
-                                let item = items[index]
-                                place = Self.leap(listItems, from: place, to: item)
-                                guard place < listItems.count else { break }
-                                guard listItems[place] == item else { continue }
-                                let tag = list.tags[place]
-                                var key = list.base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & list.soleMask) >> 6
-                                exactPlace = Self.leap(exactItems, from: exactPlace, to: item)
-                                if exactPlace < exactItems.count, exactItems[exactPlace] == item {
-                                    key |= 1 | (exactTags[exactPlace] & Catalog.soleWordTag) >> 6
-                                }
-                                items[kept] = item
-                                sums[kept] = sums[index] + parts[Int(key)]
-                                if keepsFields { fields[kept] = fields[index] | UInt64(tag & ~Catalog.soleWordTag) << UInt64(fieldShift) }
-                                kept += 1
-                            }
+                        var place = 0, exactPlace = 0
+                        for index in 0..<count {
+                            let item = items[index]
+                            place = Self.leap(listItems, from: place, to: item)
+                            guard place < listItems.count else { break }
+                            guard listItems[place] == item else { continue }
+                            let key = list.key(at: place, exactPlace: &exactPlace, tagLevels: tagLevels)
+                            items[kept] = item
+                            sums[kept] = sums[index] + parts[Int(key)]
+                            if keepsFields { fields[kept] = fields[index] | UInt64(list.tags[place] & ~Catalog.soleWordTag) << UInt64(fieldShift) }
+                            kept += 1
                         }
                     }
                 }

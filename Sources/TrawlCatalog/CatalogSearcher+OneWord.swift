@@ -60,16 +60,13 @@ extension CatalogSearcher {
 
     /// The items holding query word `wordIndex` (ascending), their keys and their matched fields.
     mutating func keyed(_ source: WordPostings, wordIndex: Int, tagLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8], [UInt8]) {
-        if case let .prefixList(list, exact) = source { return Self.keyed(prefixList: list, exact: exact, tagLevels: tagLevels, in: catalog) }
-        guard case let .terms(terms) = source else { return ([], [], []) }
-        if terms.count == 1 {
-            // One term: its postings are the items, each key follows from the posting's tag.
-            let number = Int(terms[0])
-            let (base, soleMask) = termKeyBase(number, wordIndex: wordIndex)
-            let tags = catalog.postingTags[number]
-            let keys = tags.map { tag in base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6 }
-            return (catalog.postings[number], keys, tags.map { $0 & ~Catalog.soleWordTag })
+        if let list = singleList(source, wordIndex: wordIndex, in: catalog) {
+            // One list: its items are the word's, each key follows from the item's tag.
+            var exactPlace = 0
+            let keys = list.items.indices.map { list.key(at: $0, exactPlace: &exactPlace, tagLevels: tagLevels) }
+            return (list.items, keys, list.tags.map { $0 & ~Catalog.soleWordTag })
         }
+        guard case let .terms(terms) = source else { return ([], [], []) }
         let most = terms.reduce(0) { $0 + catalog.postings[Int($1)].count }
         fillKeys(source, wordIndex: wordIndex, tagLevels: tagLevels, in: catalog)
         var keys: [UInt8] = [], fields: [UInt8] = []
@@ -98,31 +95,45 @@ extension CatalogSearcher {
         return (items, keys, fields)
     }
 
-    /// The keys of a prefix list's items: all typo-free, the exact word's bits from its own
-    /// postings, walked beside the list (both ascend).
-    private static func keyed(prefixList list: Int, exact: UInt32?, tagLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8], [UInt8]) {
-        let prefix = catalog.prefixPostings
-        let count = prefix.items[list].count
-        var keys = [UInt8](repeating: 0, count: count)
-        let exactItems = exact.map { catalog.postings[Int($0)] } ?? []
-        let exactTags = exact.map { catalog.postingTags[Int($0)] } ?? []
-        prefix.items[list].withUnsafeBufferPointer { items in
-            prefix.fieldTags[list].withUnsafeBufferPointer { tags in
-                keys.withUnsafeMutableBufferPointer { keys in
-                    var next = 0
-                    for index in 0..<count {
-                        let item = items[index]
-                        var key = 0xC0 | tagLevels[Int(tags[index])] << 2
-                        while next < exactItems.count, exactItems[next] < item { next += 1 }
-                        if next < exactItems.count, exactItems[next] == item {
-                            key |= 1 | (exactTags[next] & Catalog.soleWordTag) >> 6
-                        }
-                        keys[index] = key
-                    }
+    /// A word's items as one ascending list with their tags, and what makes a tag a key: a prefix
+    /// list (its exact word's postings add the exact bits) or the postings of a single term.
+    struct SingleList {
+        var items: [UInt32]
+        var tags: [UInt8]
+        var base: UInt8
+        var soleMask: UInt8
+        var exact: (items: [UInt32], tags: [UInt8])?
+
+        /// The key of the item at `place`; `exactPlace` is where the exact word's postings were
+        /// reached, moved on to the item (call with ascending places).
+        func key(at place: Int, exactPlace: inout Int, tagLevels: [UInt8]) -> UInt8 {
+            let tag = tags[place]
+            var key = base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
+            if let exact {
+                let item = items[place]
+                exactPlace = exact.items.withUnsafeBufferPointer { CatalogSearcher.leap($0, from: exactPlace, to: item) }
+                if exactPlace < exact.items.count, exact.items[exactPlace] == item {
+                    key |= 1 | (exact.tags[exactPlace] & Catalog.soleWordTag) >> 6
                 }
             }
+            return key
         }
-        return (prefix.items[list], keys, prefix.fieldTags[list])
+    }
+
+    /// The single list `source` is, if it is one (a prefix list, or the postings of one term).
+    func singleList(_ source: WordPostings, wordIndex: Int, in catalog: Catalog) -> SingleList? {
+        switch source {
+        case let .prefixList(list, exact):
+            let prefix = catalog.prefixPostings
+            return SingleList(items: prefix.items[list], tags: prefix.fieldTags[list], base: 0xC0, soleMask: 0,
+                              exact: exact.map { (catalog.postings[Int($0)], catalog.postingTags[Int($0)]) })
+        case let .terms(terms) where terms.count == 1:
+            let (base, soleMask) = termKeyBase(Int(terms[0]), wordIndex: wordIndex)
+            return SingleList(items: catalog.postings[Int(terms[0])], tags: catalog.postingTags[Int(terms[0])], base: base,
+                              soleMask: soleMask, exact: nil)
+        case .terms:
+            return nil
+        }
     }
 
     /// Writes the key of query word `wordIndex` into `itemKeys` and its matched fields into
@@ -181,7 +192,7 @@ extension CatalogSearcher {
 
     /// The key bits vocabulary word `number` gives query word `wordIndex` (typos, exact), and the
     /// tag bit that counts when it is exact (the sole word of a field).
-    func termKeyBase(_ number: Int, wordIndex: Int) -> (UInt8, soleMask: UInt8) {
+    private func termKeyBase(_ number: Int, wordIndex: Int) -> (UInt8, soleMask: UInt8) {
         let typos = UInt8(wordTypos[number] >> UInt32(2 * wordIndex) & 3)
         let isExact = exactMasks[number] & (1 << UInt16(wordIndex)) != 0
         return ((3 - typos) << 6 | (isExact ? 1 : 0), isExact ? Catalog.soleWordTag : 0)
