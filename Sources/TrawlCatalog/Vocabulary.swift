@@ -134,6 +134,23 @@ struct Vocabulary: Sendable {
         }
     }
 
+    /// Fills `next`, the row of edit distances for a word's first `depth` bytes (column `j`: to the
+    /// query's first `j` bytes), from `row`, the row for its first `depth - 1`, whose last byte is
+    /// `byte`; returns the row's smallest value (no later row has a smaller one).
+    @inline(__always)
+    static func nextRow(after row: UnsafePointer<Int>, into next: UnsafeMutablePointer<Int>, query: UnsafeBufferPointer<UInt8>,
+                        byte: UInt8, depth: Int) -> Int {
+        next[0] = depth
+        var minimum = depth
+        for column in 1..<(query.count + 1) {
+            let substitution = row[column - 1] + (query[column - 1] == byte ? 0 : 1)
+            let value = Swift.min(substitution, row[column] + 1, next[column - 1] + 1)
+            next[column] = value
+            if value < minimum { minimum = value }
+        }
+        return minimum
+    }
+
     /// The edit distance ``forEachMatch(of:typos:prefix:_:)`` reports for one word, computed for
     /// that word alone (to filter the matches of a shorter query).
     struct Distance {
@@ -160,13 +177,12 @@ struct Vocabulary: Sendable {
             var depth = 0
             for byte in word {
                 depth += 1
-                current[0] = depth
-                var minimum = depth
-                for column in 1..<width {
-                    let substitution = previous[column - 1] + (query[column - 1] == byte ? 0 : 1)
-                    let value = Swift.min(substitution, previous[column] + 1, current[column - 1] + 1)
-                    current[column] = value
-                    if value < minimum { minimum = value }
+                let minimum = query.withUnsafeBufferPointer { query in
+                    previous.withUnsafeBufferPointer { previous in
+                        current.withUnsafeMutableBufferPointer { current in
+                            Vocabulary.nextRow(after: previous.baseAddress!, into: current.baseAddress!, query: query, byte: byte, depth: depth)
+                        }
+                    }
                 }
                 swap(&previous, &current)
                 if prefix { best = Swift.min(best, previous[width - 1]) }
@@ -223,11 +239,7 @@ struct Vocabulary: Sendable {
             while start < range.upperBound {
                 let byte = words.byte(sorted[start], depth)
                 let child = words.childRange(start..<range.upperBound, depth: depth, byte: byte)
-                next[0] = depth + 1
-                for column in 1..<width {
-                    let substitution = row[column - 1] + (query[column - 1] == byte ? 0 : 1)
-                    next[column] = Swift.min(substitution, row[column] + 1, next[column - 1] + 1)
-                }
+                _ = Vocabulary.nextRow(after: row, into: next, query: query, byte: byte, depth: depth + 1)
                 visit(range: child, depth: depth + 1, best: prefix ? Swift.min(best, last) : best)
                 start = child.upperBound
             }
