@@ -24,7 +24,7 @@ extension CatalogSearcher {
         // Without typos the lookup is a range of the sorted words; filtering costs more.
         if word.typos > 0, let wider = lastTerms.first(where: { $0.revision === revision && Self.narrows(word, $0.word) }) {
             var filter = Vocabulary.Distance(query: word.bytes, typos: word.typos, prefix: word.isPrefix)
-            for (number, _) in zip(wider.numbers, wider.typos) {
+            for number in wider.numbers {
                 guard let typos = filter.typos(of: vocabulary.word(number)) else { continue }
                 found.numbers.append(number)
                 found.typos.append(UInt8(typos))
