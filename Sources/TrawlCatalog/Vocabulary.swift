@@ -1,9 +1,9 @@
 /// Every distinct folded word of a catalog, numbered in order of first appearance, with a byte-order
 /// listing that serves prefix ranges and typo-tolerant lookups.
 ///
-/// The byte-ordered array doubles as an implicit trie: the words sharing a prefix form one range,
-/// so a Levenshtein walk (one row of edit distances per depth) prunes whole ranges without building
-/// a trie or an automaton. Hand-written because no package in reach does typo-tolerant lookup.
+/// The words sharing a prefix form one range of the byte-ordered words, and a trie over them
+/// (``WordTrie``) lets a Levenshtein walk (one row of edit distances per depth) prune whole ranges
+/// without an automaton. Hand-written because no package in reach does typo-tolerant lookup.
 struct Vocabulary: Sendable {
     /// The words' bytes, back to back.
     private(set) var bytes: [UInt8] = []
@@ -12,6 +12,8 @@ struct Vocabulary: Sendable {
     private var numbers: [String: UInt32] = [:]
     /// Word numbers in byte order of their words, for the words added before the last `sort()`.
     private var sorted: [UInt32] = []
+    /// The trie over `sorted`.
+    private var trie = WordTrie()
     /// The length of the longest word, in bytes.
     private var longest = 0
 
@@ -50,6 +52,7 @@ struct Vocabulary: Sendable {
         merged.append(contentsOf: sorted[old...])
         merged.append(contentsOf: added[new...])
         sorted = merged
+        trie = WordTrie(count: merged.count) { word(merged[$0]) }
     }
 
     private func less(_ a: UInt32, _ b: UInt32) -> Bool { word(a).lexicographicallyPrecedes(word(b)) }
@@ -62,75 +65,26 @@ struct Vocabulary: Sendable {
             if let number = numbers[String(decoding: query, as: UTF8.self)] { report(number, 0) }
             return
         }
-        withWords { words in
-            if typos == 0 {
-                var range = 0..<words.sorted.count
-                for depth in 0..<query.count where !range.isEmpty { range = words.childRange(range, depth: depth, byte: query[depth]) }
-                for index in range { report(words.sorted[index], 0) }
-                return
-            }
-            // One row of edit distances per depth, all in one buffer.
-            let width = query.count + 1
-            var rows = [Int](repeating: 0, count: width * (longest + 2))
-            for column in 0..<width { rows[column] = column }
-            rows.withUnsafeMutableBufferPointer { rows in
-                query.withUnsafeBufferPointer { query in
-                    withoutActuallyEscaping(report) { report in
-                        let walk = Walk(words: words, query: query, typos: typos, prefix: prefix, rows: rows, report: report)
-                        walk.visit(range: 0..<words.sorted.count, depth: 0, best: Int.max)
+        if typos == 0 {
+            guard let node = trie.node(reachedBy: query) else { return }
+            for index in trie.words(under: node) { report(sorted[index], 0) }
+            return
+        }
+        // One row of edit distances per depth, all in one buffer.
+        let width = query.count + 1
+        var rows = [Int](repeating: 0, count: width * (longest + 2))
+        for column in 0..<width { rows[column] = column }
+        sorted.withUnsafeBufferPointer { sorted in
+            trie.nodes.withUnsafeBufferPointer { nodes in
+                rows.withUnsafeMutableBufferPointer { rows in
+                    query.withUnsafeBufferPointer { query in
+                        withoutActuallyEscaping(report) { report in
+                            let walk = Walk(sorted: sorted, nodes: nodes, query: query, typos: typos, prefix: prefix, rows: rows, report: report)
+                            walk.visit(node: 0, depth: 0, best: Int.max)
+                        }
                     }
                 }
             }
-        }
-    }
-
-    /// Runs `body` with the words in byte order, read without copies or reference counting.
-    private func withWords<R>(_ body: (SortedWords) -> R) -> R {
-        sorted.withUnsafeBufferPointer { sorted in
-            starts.withUnsafeBufferPointer { starts in
-                bytes.withUnsafeBufferPointer { bytes in body(SortedWords(sorted: sorted, starts: starts, bytes: bytes)) }
-            }
-        }
-    }
-
-    /// The byte-ordered words as an implicit trie: the words sharing a prefix are one range.
-    private struct SortedWords {
-        let sorted: UnsafeBufferPointer<UInt32>
-        let starts: UnsafeBufferPointer<UInt32>
-        let bytes: UnsafeBufferPointer<UInt8>
-
-        @inline(__always)
-        func length(_ number: UInt32) -> Int { Int(starts[Int(number) + 1] - starts[Int(number)]) }
-
-        @inline(__always)
-        func byte(_ number: UInt32, _ offset: Int) -> UInt8 { bytes[Int(starts[Int(number)]) + offset] }
-
-        /// Within `range` (words sharing `depth` bytes), the words whose byte at `depth` is
-        /// `target`. A word of exactly `depth` bytes sorts first and belongs to no child.
-        func childRange(_ range: Range<Int>, depth: Int, byte target: UInt8) -> Range<Int> {
-            var low = range.lowerBound
-            let high = range.upperBound
-            if low < high, length(sorted[low]) == depth { low += 1 }
-            // The rest are ordered by their byte at `depth`: a short scan finds the start of a
-            // small group, a binary search that of a large one; likewise for its end.
-            var first = low
-            while first < high, first < low + 8, byte(sorted[first], depth) < target { first += 1 }
-            if first == low + 8 { first = bound(first..<high, depth: depth) { $0 < target } }
-            guard first < high, byte(sorted[first], depth) == target else { return first..<first }
-            var end = first + 1
-            while end < high, end < first + 8, byte(sorted[end], depth) == target { end += 1 }
-            if end == first + 8 { end = bound(end..<high, depth: depth) { $0 <= target } }
-            return first..<end
-        }
-
-        /// The first index of `range` whose byte at `depth` fails `isBefore`.
-        private func bound(_ range: Range<Int>, depth: Int, _ isBefore: (UInt8) -> Bool) -> Int {
-            var low = range.lowerBound, high = range.upperBound
-            while low < high {
-                let middle = (low + high) / 2
-                if isBefore(byte(sorted[middle], depth)) { low = middle + 1 } else { high = middle }
-            }
-            return low
         }
     }
 
@@ -197,51 +151,46 @@ struct Vocabulary: Sendable {
     /// The length of word `number` in bytes.
     func length(of number: UInt32) -> Int { Int(starts[Int(number) + 1] - starts[Int(number)]) }
 
-    /// A Levenshtein walk down the implicit trie; see ``forEachMatch(of:typos:prefix:_:)``.
+    /// A Levenshtein walk down the trie; see ``forEachMatch(of:typos:prefix:_:)``.
     private struct Walk {
-        let words: SortedWords
+        let sorted: UnsafeBufferPointer<UInt32>
+        let nodes: UnsafeBufferPointer<WordTrie.Node>
         let query: UnsafeBufferPointer<UInt8>
         let typos: Int
         let prefix: Bool
         let rows: UnsafeMutableBufferPointer<Int>
         let report: (UInt32, Int) -> Void
 
-        func visit(range: Range<Int>, depth: Int, best: Int) {
+        func visit(node: Int, depth: Int, best: Int) {
             let width = query.count + 1
             let row = rows.baseAddress! + depth * width
             let last = row[query.count]
             var minimum = row[0]
             for column in 1..<width where row[column] < minimum { minimum = row[column] }
-            let sorted = words.sorted
-            var start = range.lowerBound
+            let end = Int(nodes[node].end)
+            let isWord = nodes[node].isWord
+            let first = Int(nodes[node].firstWord)
             if prefix {
                 let effective = min(best, last)
                 if effective <= typos, effective == 0 || minimum >= effective {
-                    for index in range { report(sorted[index], effective) }
+                    for index in first..<Int(nodes[end].firstWord) { report(sorted[index], effective) }
                     return
                 }
                 if minimum > typos {
-                    if best <= typos { for index in range { report(sorted[index], best) } }
+                    if best <= typos { for index in first..<Int(nodes[end].firstWord) { report(sorted[index], best) } }
                     return
                 }
-                if start < range.upperBound, words.length(sorted[start]) == depth {
-                    if effective <= typos { report(sorted[start], effective) }
-                    start += 1
-                }
+                if isWord, effective <= typos { report(sorted[first], effective) }
             } else {
-                if start < range.upperBound, words.length(sorted[start]) == depth {
-                    if last <= typos { report(sorted[start], last) }
-                    start += 1
-                }
+                if isWord, last <= typos { report(sorted[first], last) }
                 if minimum > typos { return }
             }
             let next = row + width
-            while start < range.upperBound {
-                let byte = words.byte(sorted[start], depth)
-                let child = words.childRange(start..<range.upperBound, depth: depth, byte: byte)
-                _ = Vocabulary.nextRow(after: row, into: next, query: query, byte: byte, depth: depth + 1)
-                visit(range: child, depth: depth + 1, best: prefix ? Swift.min(best, last) : best)
-                start = child.upperBound
+            var child = node + 1
+            while child < end {
+                _ = Vocabulary.nextRow(after: row, into: next, query: query, byte: nodes[child].byte, depth: depth + 1)
+                visit(node: child, depth: depth + 1, best: prefix ? Swift.min(best, last) : best)
+                child = Int(nodes[child].end)
             }
         }
     }
