@@ -61,7 +61,7 @@ extension CatalogSearcher {
         let (first, firstKeys, firstFields) = keyed(plan[0].source, wordIndex: plan[0].wordIndex, tagLevels: tagLevels, in: catalog)
         var items = first
         var sums = firstKeys.map { parts[Int($0)] }
-        var fields = keepsFields ? firstFields.map { UInt64($0) << UInt64(7 * plan[0].wordIndex) } : []
+        var fields = keepsFields ? firstFields.map { UInt64($0 & ~Catalog.soleWordTag) << UInt64(7 * plan[0].wordIndex) } : []
         var count = items.count
         for (wordIndex, source) in plan.dropFirst() {
             if let list = singleList(source, wordIndex: wordIndex, in: catalog) {

@@ -58,13 +58,11 @@ extension CatalogSearcher {
         Self.select(items, keys: keys, levelWeights: levelWeights, filters: filters, facets: facets, in: catalog, into: &ranking)
     }
 
-    /// The items holding query word `wordIndex` (ascending), their keys and their matched fields.
+    /// The items holding query word `wordIndex` (ascending), their keys and their matched fields
+    /// (field tags, in which ``Catalog/soleWordTag`` may be set).
     mutating func keyed(_ source: WordPostings, wordIndex: Int, tagLevels: [UInt8], in catalog: Catalog) -> ([UInt32], [UInt8], [UInt8]) {
         if let list = singleList(source, wordIndex: wordIndex, in: catalog) {
-            // One list: its items are the word's, each key follows from the item's tag.
-            var exactPlace = 0
-            let keys = list.items.indices.map { list.key(at: $0, exactPlace: &exactPlace, tagLevels: tagLevels) }
-            return (list.items, keys, list.tags.map { $0 & ~Catalog.soleWordTag })
+            return (list.items, list.keys(tagLevels: tagLevels), list.tags)
         }
         guard case let .terms(terms) = source else { return ([], [], []) }
         let most = terms.reduce(0) { $0 + catalog.postings[Int($1)].count }
@@ -107,8 +105,7 @@ extension CatalogSearcher {
         /// The key of the item at `place`; `exactPlace` is where the exact word's postings were
         /// reached, moved on to the item (call with ascending places).
         func key(at place: Int, exactPlace: inout Int, tagLevels: [UInt8]) -> UInt8 {
-            let tag = tags[place]
-            var key = base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
+            var key = Self.key(tag: tags[place], base: base, soleMask: soleMask, tagLevels: tagLevels)
             if let exact {
                 let item = items[place]
                 exactPlace = exact.items.withUnsafeBufferPointer { CatalogSearcher.leap($0, from: exactPlace, to: item) }
@@ -117,6 +114,42 @@ extension CatalogSearcher {
                 }
             }
             return key
+        }
+
+        /// Every item's key, in one pass over the tags and one leap through the items for each of
+        /// the exact word's postings (a prefix list of 900k items may hold the exact word in few).
+        func keys(tagLevels: [UInt8]) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: items.count) { keys, count in
+                tags.withUnsafeBufferPointer { tags in
+                    tagLevels.withUnsafeBufferPointer { tagLevels in
+                        for place in tags.indices { keys[place] = Self.key(tag: tags[place], base: base, soleMask: soleMask, tagLevels: tagLevels) }
+                    }
+                }
+                if let exact {
+                    items.withUnsafeBufferPointer { items in
+                        // Leaping pays when the exact word's postings are sparse among the list's.
+                        let leaps = exact.items.count * 16 < items.count
+                        var place = 0
+                        for (item, tag) in zip(exact.items, exact.tags) {
+                            if leaps {
+                                place = CatalogSearcher.leap(items, from: place, to: item)
+                            } else {
+                                while place < items.count, items[place] < item { place += 1 }
+                            }
+                            guard place < items.count else { break }
+                            if items[place] == item { keys[place] |= 1 | (tag & Catalog.soleWordTag) >> 6 }
+                        }
+                    }
+                }
+                count = items.count
+            }
+        }
+
+        /// The key a posting's tag gives, before the exact bits.
+        @inline(__always)
+        private static func key<Levels: RandomAccessCollection<UInt8>>(tag: UInt8, base: UInt8, soleMask: UInt8, tagLevels: Levels) -> UInt8
+        where Levels.Index == Int {
+            base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
         }
     }
 
@@ -222,35 +255,48 @@ extension CatalogSearcher {
     /// key the best `limit` can have (found from a histogram of the keys).
     private static func select(_ items: [UInt32], keys: [UInt8], levelWeights: [Int], filters: [UInt32], facets: Set<Int>,
                                in catalog: Catalog, into ranking: inout Ranking) {
-        var histogram = [Int](repeating: 0, count: 256)
-        var kept = [UInt32](repeating: 0, count: items.count)
-        var keptKeys = [UInt8](repeating: 0, count: items.count)
-        var keptCount = 0
-        let isLive = catalog.isLive
-        var start = 0
-        // A block at a time, checking the budget between blocks (after the first, so a spent budget
-        // still returns some results).
-        repeat {
-            let end = min(items.count, start + 4096)
-            isLive.withUnsafeBufferPointer { isLive in
-                kept.withUnsafeMutableBufferPointer { kept in
-                    keptKeys.withUnsafeMutableBufferPointer { keptKeys in
-                        histogram.withUnsafeMutableBufferPointer { histogram in
-                            for index in start..<end {
-                                let item = items[index]
-                                guard isLive[Int(item)], filters.isEmpty || has(filters, item: Int(item), in: catalog) else { continue }
-                                kept[keptCount] = item
-                                keptKeys[keptCount] = keys[index]
-                                histogram[Int(keys[index])] += 1
-                                keptCount += 1
+        let block = 4096
+        var kept = items, keptKeys = keys
+        var keptCount = items.count
+        // Every item is kept when none is retired and nothing filters (the usual first keystroke);
+        // a budget already spent keeps the first block, as the loop below would.
+        if filters.isEmpty, catalog.count == catalog.slotCount {
+            if items.count > block, ranking.isOutOfTime() {
+                keptCount = block
+                kept.removeLast(items.count - block)
+                keptKeys.removeLast(items.count - block)
+            }
+        } else {
+            keptCount = 0
+            let isLive = catalog.isLive
+            var start = 0
+            // A block at a time, checking the budget between blocks (after the first, so a spent
+            // budget still returns some results).
+            repeat {
+                let end = min(items.count, start + block)
+                isLive.withUnsafeBufferPointer { isLive in
+                    items.withUnsafeBufferPointer { items in
+                        keys.withUnsafeBufferPointer { keys in
+                            kept.withUnsafeMutableBufferPointer { kept in
+                                keptKeys.withUnsafeMutableBufferPointer { keptKeys in
+                                    for index in start..<end {
+                                        let item = items[index]
+                                        guard isLive[Int(item)], filters.isEmpty || has(filters, item: Int(item), in: catalog) else { continue }
+                                        kept[keptCount] = item
+                                        keptKeys[keptCount] = keys[index]
+                                        keptCount += 1
+                                    }
+                                }
                             }
                         }
                     }
                 }
-            }
-            start = end
-        } while start < items.count && !ranking.isOutOfTime()
-        kept.removeLast(items.count - keptCount)
+                start = end
+            } while start < items.count && !ranking.isOutOfTime()
+            kept.removeLast(items.count - keptCount)
+            keptKeys.removeLast(items.count - keptCount)
+        }
+        let histogram = Self.histogram(of: keptKeys)
         if !facets.isEmpty { ranking.countValues(of: kept, attributes: facets, in: catalog) }
         // The lowest key the best `limit` can have.
         var threshold = 1, above = 0
@@ -277,6 +323,26 @@ extension CatalogSearcher {
         }
         for index in earliest.payloads { ranking.best.insert(rank(index), kept[index]) }
         ranking.matches = kept
+    }
+
+    /// How many of `keys` have each value. Four tables, so that runs of one key (most keys of a
+    /// prefix list are alike) do not each wait for the last increment.
+    static func histogram(of keys: [UInt8]) -> [Int] {
+        var tables = [Int](repeating: 0, count: 4 * 256)
+        tables.withUnsafeMutableBufferPointer { tables in
+            keys.withUnsafeBufferPointer { keys in
+                var index = 0
+                while index + 4 <= keys.count {
+                    tables[Int(keys[index])] += 1
+                    tables[256 + Int(keys[index + 1])] += 1
+                    tables[512 + Int(keys[index + 2])] += 1
+                    tables[768 + Int(keys[index + 3])] += 1
+                    index += 4
+                }
+                while index < keys.count { tables[Int(keys[index])] += 1; index += 1 }
+            }
+        }
+        return (0..<256).map { tables[$0] + tables[256 + $0] + tables[512 + $0] + tables[768 + $0] }
     }
 
     /// By field tag (the fields bits of a posting tag), the weight level of its heaviest field (1

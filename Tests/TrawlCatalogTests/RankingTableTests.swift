@@ -78,6 +78,24 @@ import Testing
         #expect(searcher.search(CatalogQuery(text: "alpha conf", limit: 1), in: catalog).hits.map(\.id) == ["exact"])
     }
 
+    /// A one-word prefix whose exact word is rare among its matches (the key pass leaps through the
+    /// prefix list to each exact posting) and one whose exact word is common (it walks the list).
+    @Test(arguments: [2, 60]) func anExactWordRanksFirstAmongManyPrefixMatches(exactCount: Int) {
+        var catalog = Catalog()
+        catalog.prefixPostingsMinimum = 1
+        let longer = (0..<100).map { CatalogItem(id: "long\($0)", fields: ["title": "confirm \($0)"]) }
+        let exact = (0..<exactCount).map { CatalogItem(id: "exact\($0)", fields: ["title": "conf \($0)"]) }
+        // Interleaved, so that the exact items are scattered through the prefix list.
+        catalog.upsert(contentsOf: zip(longer, longer.indices).flatMap { item, index in
+            index < exact.count ? [item, exact[index]] : [item]
+        })
+        var searcher = CatalogSearcher()
+        searcher.postingsRankingMinimum = 0
+        let results = searcher.search(CatalogQuery(text: "conf", limit: exactCount), in: catalog)
+        #expect(Set(results.hits.map(\.id)) == Set(exact.map(\.id)))
+        #expect(results.matchCount == 100 + exactCount)
+    }
+
     @Test func highlightsAreByteRangesOfMatchedWords() {
         var searcher = CatalogSearcher()
         let hit = searcher.search(CatalogQuery(text: "manag"), in: Self.catalog).hits.first { $0.id == "1" }
