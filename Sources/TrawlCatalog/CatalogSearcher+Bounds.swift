@@ -60,8 +60,24 @@ extension CatalogSearcher {
         let keepsFields = words.count <= Self.fieldBoundWords
         let (first, firstKeys, firstFields) = keyed(plan[0].source, wordIndex: plan[0].wordIndex, tagLevels: tagLevels, in: catalog)
         var items = first
-        var sums = firstKeys.map { parts[Int($0)] }
-        var fields = keepsFields ? firstFields.map { UInt64($0 & ~Catalog.soleWordTag) << UInt64(7 * plan[0].wordIndex) } : []
+        var sums = [BoundSum](unsafeUninitializedCapacity: first.count) { sums, count in
+            firstKeys.withUnsafeBufferPointer { keys in
+                parts.withUnsafeBufferPointer { parts in
+                    for index in keys.indices { sums[index] = parts[Int(keys[index])] }
+                }
+            }
+            count = first.count
+        }
+        var fields: [UInt64] = []
+        if keepsFields {
+            let shift = UInt64(7 * plan[0].wordIndex)
+            fields = [UInt64](unsafeUninitializedCapacity: first.count) { fields, count in
+                firstFields.withUnsafeBufferPointer { tags in
+                    for index in tags.indices { fields[index] = UInt64(tags[index] & ~Catalog.soleWordTag) << shift }
+                }
+                count = first.count
+            }
+        }
         var count = items.count
         for (wordIndex, source) in plan.dropFirst() {
             if let list = singleList(source, wordIndex: wordIndex, in: catalog) {
@@ -81,8 +97,12 @@ extension CatalogSearcher {
         }
         items.removeLast(items.count - count)
         sums.removeLast(sums.count - count)
-        for index in sums.indices {
-            sums[index] |= BoundSum(keepsFields ? Self.leastProximity(fields: fields[index], words: words.count) : words.count - 1) << 48
+        sums.withUnsafeMutableBufferPointer { sums in
+            fields.withUnsafeBufferPointer { fields in
+                for index in sums.indices {
+                    sums[index] |= BoundSum(keepsFields ? Self.leastProximity(fields: fields[index], words: words.count) : words.count - 1) << 48
+                }
+            }
         }
         let groups = ranking.best.limit > 0 ? BoundGroups(items: items, sums: sums) : nil
         if ranking.best.limit > 0, groups == nil {
@@ -157,33 +177,93 @@ extension CatalogSearcher {
     }
 
     /// Keeps the first `count` items that `list` holds, adding their keys' parts to their sums and
-    /// their fields to theirs. Both ascend, so the list is leapt through (a galloping search from
-    /// the last place) rather than written out item by item: the kept items are usually far fewer.
+    /// their fields to theirs. Both ascend, so the list is gone through from the last place rather
+    /// than written out item by item: the kept items are usually far fewer.
     private static func keep(_ items: inout [UInt32], _ sums: inout [BoundSum], _ fields: inout [UInt64], count: Int,
                              parts: [BoundSum], fieldShift: Int, intersecting list: SingleList, tagLevels: [UInt8]) -> Int {
-        var kept = 0
         let keepsFields = !fields.isEmpty
+        let capacity = min(count, list.items.count) + 1
+        var origins = [UInt32](unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
+        var places = origins
+        let kept = items.withUnsafeBufferPointer { items in
+            list.items.withUnsafeBufferPointer { listItems in
+                origins.withUnsafeMutableBufferPointer { origins in
+                    places.withUnsafeMutableBufferPointer { places in
+                        Self.meet(UnsafeBufferPointer(rebasing: items[0..<count]), listItems, origins: origins.baseAddress!, places: places.baseAddress!)
+                    }
+                }
+            }
+        }
         items.withUnsafeMutableBufferPointer { items in
             sums.withUnsafeMutableBufferPointer { sums in
                 fields.withUnsafeMutableBufferPointer { fields in
-                    list.items.withUnsafeBufferPointer { listItems in
-                        var place = 0, exactPlace = 0
-                        for index in 0..<count {
-                            let item = items[index]
-                            place = Self.leap(listItems, from: place, to: item)
-                            guard place < listItems.count else { break }
-                            guard listItems[place] == item else { continue }
-                            let key = list.key(at: place, exactPlace: &exactPlace, tagLevels: tagLevels)
-                            items[kept] = item
-                            sums[kept] = sums[index] + parts[Int(key)]
-                            if keepsFields { fields[kept] = fields[index] | UInt64(list.tags[place] & ~Catalog.soleWordTag) << UInt64(fieldShift) }
-                            kept += 1
+                    parts.withUnsafeBufferPointer { parts in
+                        list.withReader(tagLevels: tagLevels, reads: kept) { reader in
+                            // Each item kept moves to the front (its place is at most its origin).
+                            for index in 0..<kept {
+                                let origin = Int(origins[index]), place = Int(places[index]), item = items[origin]
+                                let key = reader.key(of: item, at: place)
+                                items[index] = item
+                                sums[index] = sums[origin] + parts[Int(key)]
+                                if keepsFields {
+                                    fields[index] = fields[origin] | UInt64(reader.tags[place] & ~Catalog.soleWordTag) << UInt64(fieldShift)
+                                }
+                            }
                         }
                     }
                 }
             }
         }
         return kept
+    }
+
+    /// Writes where `items` and `list` (both ascending) hold the same item: its index in `items` to
+    /// `origins` and in `list` to `places`, in order; returns how many. Both can hold one entry
+    /// more than the smaller list. Leaps through a list much longer than `items`; else merges
+    /// without branches (the outcome of each comparison is a coin toss when the lists are alike in
+    /// density, and a mispredicted branch per item cost more than the rest of the merge).
+    static func meet(_ items: UnsafeBufferPointer<UInt32>, _ list: UnsafeBufferPointer<UInt32>,
+                     origins: UnsafeMutablePointer<UInt32>, places: UnsafeMutablePointer<UInt32>) -> Int {
+        var met = 0
+        if leaps(through: list.count, toEachOf: items.count) {
+            var place = 0
+            for index in items.indices {
+                place = leap(list, from: place, to: items[index])
+                guard place < list.count else { break }
+                guard list[place] == items[index] else { continue }
+                origins[met] = UInt32(index)
+                places[met] = UInt32(place)
+                met += 1
+            }
+            return met
+        }
+        var index = 0, place = 0
+        while index < items.count, place < list.count {
+            let item = Int(items[index]), listed = Int(list[place])
+            origins[met] = UInt32(truncatingIfNeeded: index)
+            places[met] = UInt32(truncatingIfNeeded: place)
+            // Sign bits rather than comparisons, which the compiler turns back into branches.
+            let isBefore = Int(bitPattern: UInt(bitPattern: item &- listed) >> 63)
+            let isAfter = Int(bitPattern: UInt(bitPattern: listed &- item) >> 63)
+            met &+= 1 &- isBefore &- isAfter
+            index &+= 1 &- isAfter
+            place &+= 1 &- isBefore
+        }
+        return met
+    }
+
+    /// Whether to leap (``leap(_:from:to:)``) through a list of `length` items to each of `targets`
+    /// ascending items, rather than step: leaping pays when the targets are sparse in the list.
+    static func leaps(through length: Int, toEachOf targets: Int) -> Bool { targets * 16 < length }
+
+    /// The first index from `start` on whose item is at least `target` (`list` ascends), by leaping
+    /// or by stepping.
+    @inline(__always)
+    static func advance(_ list: UnsafeBufferPointer<UInt32>, from start: Int, to target: UInt32, leaping: Bool) -> Int {
+        if leaping { return leap(list, from: start, to: target) }
+        var place = start
+        while place < list.count, list[place] < target { place += 1 }
+        return place
     }
 
     /// The first index from `start` on whose item is at least `target` (`list` ascends).
@@ -236,21 +316,37 @@ struct BoundGroups {
         var slotOfEntry = [UInt16](repeating: 0, count: tableSize)
         var slotSums: [UInt64] = [], slotCounts: [Int] = []
         var slots = [UInt16](repeating: 0, count: items.count)
-        for index in itemSums.indices {
-            let stored = itemSums[index] &+ 1
-            var entry = Int((stored &* 0x9E37_79B9_7F4A_7C15) >> 54) & (tableSize - 1)
-            while table[entry] != 0, table[entry] != stored { entry = (entry + 1) & (tableSize - 1) }
-            if table[entry] == 0 {
-                guard slotSums.count < Self.capacity else { return nil }
-                table[entry] = stored
-                slotOfEntry[entry] = UInt16(slotSums.count)
-                slotSums.append(itemSums[index])
-                slotCounts.append(0)
+        let isGrouped = table.withUnsafeMutableBufferPointer { table in
+            slotOfEntry.withUnsafeMutableBufferPointer { slotOfEntry in
+                slots.withUnsafeMutableBufferPointer { slots in
+                    itemSums.withUnsafeBufferPointer { itemSums in
+                        // Neighbours often share a sum: the last one's slot is tried first.
+                        var lastSum = UInt64.max, lastSlot: UInt16 = 0
+                        for index in itemSums.indices {
+                            let sum = itemSums[index]
+                            if sum != lastSum {
+                                let stored = sum &+ 1
+                                var entry = Int((stored &* 0x9E37_79B9_7F4A_7C15) >> 54) & (tableSize - 1)
+                                while table[entry] != 0, table[entry] != stored { entry = (entry + 1) & (tableSize - 1) }
+                                if table[entry] == 0 {
+                                    guard slotSums.count < Self.capacity else { return false }
+                                    table[entry] = stored
+                                    slotOfEntry[entry] = UInt16(slotSums.count)
+                                    slotSums.append(sum)
+                                    slotCounts.append(0)
+                                }
+                                lastSum = sum
+                                lastSlot = slotOfEntry[entry]
+                            }
+                            slots[index] = lastSlot
+                        }
+                        return true
+                    }
+                }
             }
-            let slot = slotOfEntry[entry]
-            slots[index] = slot
-            slotCounts[Int(slot)] += 1
         }
+        guard isGrouped else { return nil }
+        for slot in slots { slotCounts[Int(slot)] += 1 }
         // Counting sort of the items by their slot's place among the sorted sums.
         let sortedSlots = slotSums.indices.sorted { slotSums[$0] < slotSums[$1] }
         var placeOfSlot = [Int](repeating: 0, count: slotSums.count)
@@ -261,11 +357,17 @@ struct BoundGroups {
             starts.append(starts[place] + slotCounts[slot])
         }
         var next = Array(starts.dropLast())
-        self.items = [UInt32](repeating: 0, count: items.count)
-        for index in items.indices {
-            let place = placeOfSlot[Int(slots[index])]
-            self.items[next[place]] = items[index]
-            next[place] += 1
+        self.items = [UInt32](unsafeUninitializedCapacity: items.count) { grouped, count in
+            next.withUnsafeMutableBufferPointer { next in
+                placeOfSlot.withUnsafeBufferPointer { placeOfSlot in
+                    for (slot, item) in zip(slots, items) {
+                        let place = placeOfSlot[Int(slot)]
+                        grouped[next[place]] = item
+                        next[place] += 1
+                    }
+                }
+            }
+            count = items.count
         }
     }
 }

@@ -102,18 +102,57 @@ extension CatalogSearcher {
         var soleMask: UInt8
         var exact: (items: [UInt32], tags: [UInt8])?
 
-        /// The key of the item at `place`; `exactPlace` is where the exact word's postings were
-        /// reached, moved on to the item (call with ascending places).
-        func key(at place: Int, exactPlace: inout Int, tagLevels: [UInt8]) -> UInt8 {
-            var key = Self.key(tag: tags[place], base: base, soleMask: soleMask, tagLevels: tagLevels)
-            if let exact {
-                let item = items[place]
-                exactPlace = exact.items.withUnsafeBufferPointer { CatalogSearcher.leap($0, from: exactPlace, to: item) }
-                if exactPlace < exact.items.count, exact.items[exactPlace] == item {
-                    key |= 1 | (exact.tags[exactPlace] & Catalog.soleWordTag) >> 6
+        /// Reads the keys of some items of the list, by ascending place, without reference counting
+        /// (``keys(tagLevels:)`` gives them all).
+        struct Reader {
+            let tags: UnsafeBufferPointer<UInt8>
+            let tagLevels: UnsafeBufferPointer<UInt8>
+            let exactItems: UnsafeBufferPointer<UInt32>
+            let exactTags: UnsafeBufferPointer<UInt8>
+            let base: UInt8
+            let soleMask: UInt8
+            let leapsThroughExact: Bool
+            /// Where the exact word's postings were reached.
+            private var exactPlace = 0
+
+            init(_ list: SingleList, tags: UnsafeBufferPointer<UInt8>, tagLevels: UnsafeBufferPointer<UInt8>,
+                 exactItems: UnsafeBufferPointer<UInt32>, exactTags: UnsafeBufferPointer<UInt8>, reads: Int) {
+                self.tags = tags
+                self.tagLevels = tagLevels
+                self.exactItems = exactItems
+                self.exactTags = exactTags
+                base = list.base
+                soleMask = list.soleMask
+                leapsThroughExact = CatalogSearcher.leaps(through: exactItems.count, toEachOf: reads)
+            }
+
+            /// The key of `item`, at `place` in the list.
+            @inline(__always)
+            mutating func key(of item: UInt32, at place: Int) -> UInt8 {
+                let tag = tags[place]
+                var key = SingleList.key(tag: tag, base: base, soleMask: soleMask, tagLevels: tagLevels)
+                guard !exactItems.isEmpty else { return key }
+                exactPlace = CatalogSearcher.advance(exactItems, from: exactPlace, to: item, leaping: leapsThroughExact)
+                if exactPlace < exactItems.count, exactItems[exactPlace] == item {
+                    key |= 1 | (exactTags[exactPlace] & Catalog.soleWordTag) >> 6
+                }
+                return key
+            }
+        }
+
+        /// Runs `body` with a reader of the keys of about `reads` items of the list.
+        func withReader<R>(tagLevels: [UInt8], reads: Int, _ body: (inout Reader) -> R) -> R {
+            let exactItems = exact?.items ?? [], exactTags = exact?.tags ?? []
+            return tags.withUnsafeBufferPointer { tags in
+                tagLevels.withUnsafeBufferPointer { tagLevels in
+                    exactItems.withUnsafeBufferPointer { exactItems in
+                        exactTags.withUnsafeBufferPointer { exactTags in
+                            var reader = Reader(self, tags: tags, tagLevels: tagLevels, exactItems: exactItems, exactTags: exactTags, reads: reads)
+                            return body(&reader)
+                        }
+                    }
                 }
             }
-            return key
         }
 
         /// Every item's key, in one pass over the tags and one leap through the items for each of
@@ -127,15 +166,10 @@ extension CatalogSearcher {
                 }
                 if let exact {
                     items.withUnsafeBufferPointer { items in
-                        // Leaping pays when the exact word's postings are sparse among the list's.
-                        let leaps = exact.items.count * 16 < items.count
+                        let leaps = CatalogSearcher.leaps(through: items.count, toEachOf: exact.items.count)
                         var place = 0
                         for (item, tag) in zip(exact.items, exact.tags) {
-                            if leaps {
-                                place = CatalogSearcher.leap(items, from: place, to: item)
-                            } else {
-                                while place < items.count, items[place] < item { place += 1 }
-                            }
+                            place = CatalogSearcher.advance(items, from: place, to: item, leaping: leaps)
                             guard place < items.count else { break }
                             if items[place] == item { keys[place] |= 1 | (tag & Catalog.soleWordTag) >> 6 }
                         }
@@ -147,7 +181,7 @@ extension CatalogSearcher {
 
         /// The key a posting's tag gives, before the exact bits.
         @inline(__always)
-        private static func key<Levels: RandomAccessCollection<UInt8>>(tag: UInt8, base: UInt8, soleMask: UInt8, tagLevels: Levels) -> UInt8
+        fileprivate static func key<Levels: RandomAccessCollection<UInt8>>(tag: UInt8, base: UInt8, soleMask: UInt8, tagLevels: Levels) -> UInt8
         where Levels.Index == Int {
             base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
         }
