@@ -177,8 +177,8 @@ extension CatalogSearcher {
     }
 
     /// Keeps the first `count` items that `list` holds, adding their keys' parts to their sums and
-    /// their fields to theirs. Both ascend, so the list is gone through from the last place rather
-    /// than written out item by item: the kept items are usually far fewer.
+    /// their fields to theirs. Both ascend: the two are met (``meet(_:_:origins:places:)``), then
+    /// only the items kept are keyed, from their places in the list.
     private static func keep(_ items: inout [UInt32], _ sums: inout [BoundSum], _ fields: inout [UInt64], count: Int,
                              parts: [BoundSum], fieldShift: Int, intersecting list: SingleList, tagLevels: [UInt8]) -> Int {
         let keepsFields = !fields.isEmpty
@@ -199,7 +199,7 @@ extension CatalogSearcher {
                 fields.withUnsafeMutableBufferPointer { fields in
                     parts.withUnsafeBufferPointer { parts in
                         list.withReader(tagLevels: tagLevels, reads: kept) { reader in
-                            // Each item kept moves to the front (its place is at most its origin).
+                            // Each item kept moves to the front (its new index is at most its origin).
                             for index in 0..<kept {
                                 let origin = Int(origins[index]), place = Int(places[index]), item = items[origin]
                                 let key = reader.key(of: item, at: place)

@@ -133,9 +133,7 @@ extension CatalogSearcher {
                 var key = SingleList.key(tag: tag, base: base, soleMask: soleMask, tagLevels: tagLevels)
                 guard !exactItems.isEmpty else { return key }
                 exactPlace = CatalogSearcher.advance(exactItems, from: exactPlace, to: item, leaping: leapsThroughExact)
-                if exactPlace < exactItems.count, exactItems[exactPlace] == item {
-                    key |= 1 | (exactTags[exactPlace] & Catalog.soleWordTag) >> 6
-                }
+                if exactPlace < exactItems.count, exactItems[exactPlace] == item { key |= SingleList.exactBits(tag: exactTags[exactPlace]) }
                 return key
             }
         }
@@ -155,8 +153,10 @@ extension CatalogSearcher {
             }
         }
 
-        /// Every item's key, in one pass over the tags and one leap through the items for each of
-        /// the exact word's postings (a prefix list of 900k items may hold the exact word in few).
+        /// Every item's key, in one pass over the tags, then one leap (or steps) through the items
+        /// for each of the exact word's postings: unlike a ``Reader``, which looks for each item
+        /// among the exact postings, this goes the other way, since a prefix list of 900k items
+        /// may hold the exact word in few.
         func keys(tagLevels: [UInt8]) -> [UInt8] {
             [UInt8](unsafeUninitializedCapacity: items.count) { keys, count in
                 tags.withUnsafeBufferPointer { tags in
@@ -171,13 +171,18 @@ extension CatalogSearcher {
                         for (item, tag) in zip(exact.items, exact.tags) {
                             place = CatalogSearcher.advance(items, from: place, to: item, leaping: leaps)
                             guard place < items.count else { break }
-                            if items[place] == item { keys[place] |= 1 | (tag & Catalog.soleWordTag) >> 6 }
+                            if items[place] == item { keys[place] |= Self.exactBits(tag: tag) }
                         }
                     }
                 }
                 count = items.count
             }
         }
+
+        /// The key bits an item gets from the exact word's posting with `tag`: exact, and the field
+        /// holding only the exact word.
+        @inline(__always)
+        fileprivate static func exactBits(tag: UInt8) -> UInt8 { 1 | (tag & Catalog.soleWordTag) >> 6 }
 
         /// The key a posting's tag gives, before the exact bits.
         @inline(__always)
@@ -233,7 +238,7 @@ extension CatalogSearcher {
                     guard let exact else { return }
                     let postings = catalog.postings[Int(exact)], tags = catalog.postingTags[Int(exact)]
                     for index in postings.indices where keys[Int(postings[index])] != 0 {
-                        keys[Int(postings[index])] |= 1 | (tags[index] & Catalog.soleWordTag) >> 6
+                        keys[Int(postings[index])] |= SingleList.exactBits(tag: tags[index])
                     }
                 case let .terms(terms):
                     for (term, (base, soleMask)) in zip(terms, termBases) {
