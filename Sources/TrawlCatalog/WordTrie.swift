@@ -18,9 +18,7 @@ struct WordTrie: Sendable {
     }
 
     /// The nodes in preorder, then one sentinel whose `firstWord` is the word count.
-    private(set) var nodes: [Node] = [Node(byte: 0, isWord: false, end: 1, firstWord: 0), Node(byte: 0, isWord: false, end: 1, firstWord: 0)]
-
-    init() {}
+    private(set) var nodes: [Node]
 
     /// The trie of `count` distinct words in byte order, word `index` given by `word(index)`.
     init(count: Int, word: (Int) -> ArraySlice<UInt8>) {
