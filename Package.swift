@@ -41,7 +41,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TrawlIndex", dependencies: [
-            "TrawlText", "TrawlMatch", "TrawlFiles", .product(name: "SystemPackage", package: "swift-system"),
+            "TrawlText", "TrawlMatch", "TrawlFiles", "CTrawlSystem", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TrawlFind", dependencies: ["TrawlText", "TrawlMatch", "TrawlIndex"]),
         .target(name: "TrawlCatalog", dependencies: ["TrawlFind", "TrawlIndex", "TrawlFiles", "TrawlKernels", "CZlib"]),
@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlFindTests", dependencies: ["TrawlFind", "TrawlMatch", "TrawlText", "TrawlTestSupport"]),
-        .testTarget(name: "TrawlIndexTests", dependencies: ["TrawlIndex", "TrawlMatch", "TrawlText", "TrawlTestSupport"]),
+        .testTarget(name: "TrawlIndexTests", dependencies: ["TrawlIndex", "TrawlMatch", "TrawlText", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlCatalogTests", dependencies: ["TrawlCatalog", "TrawlFind", "TrawlTestSupport"]),
         .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlMatch", "TrawlKernels", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "TrawlCatalog", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),

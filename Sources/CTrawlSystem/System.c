@@ -10,6 +10,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
 
 int trawl_open_anonymous_file(const char *directory, unsigned int mode) {
 #ifdef O_TMPFILE
@@ -128,4 +131,86 @@ int trawl_guard_unregister(int slot) {
     atomic_store(&guard_slots[slot].length, 0);
     atomic_store(&guard_slots[slot].base, 0);
     return faulted;
+}
+
+// The watcher's socket: an abstract Unix address (Linux), the name given without its leading NUL.
+static int abstract_address(const char *name, size_t length, struct sockaddr_un *address, socklen_t *size) {
+#if defined(__linux__)
+    if (length + 1 > sizeof(address->sun_path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memset(address, 0, sizeof(*address));
+    address->sun_family = AF_UNIX;
+    memcpy(address->sun_path + 1, name, length);
+    *size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + length);
+    return 0;
+#else
+    (void)name;
+    (void)length;
+    (void)address;
+    (void)size;
+    errno = EAFNOSUPPORT;
+    return -1;
+#endif
+}
+
+/// Closes a socket that failed to set up; returns -1 with the failure's errno.
+static int close_keeping_errno(int descriptor) {
+    int code = errno;
+    close(descriptor);
+    errno = code;
+    return -1;
+}
+
+int trawl_listen_abstract(const char *name, size_t length) {
+    struct sockaddr_un address;
+    socklen_t size;
+    if (abstract_address(name, length, &address, &size) != 0) return -1;
+#if defined(__linux__)
+    int descriptor = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (descriptor < 0) return -1;
+    if (bind(descriptor, (struct sockaddr *)&address, size) != 0 || listen(descriptor, 64) != 0) {
+        return close_keeping_errno(descriptor);
+    }
+    return descriptor;
+#else
+    return -1;
+#endif
+}
+
+int trawl_connect_abstract(const char *name, size_t length, int timeout_ms) {
+    struct sockaddr_un address;
+    socklen_t size;
+    if (abstract_address(name, length, &address, &size) != 0) return -1;
+#if defined(__linux__)
+    int descriptor = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (descriptor < 0) return -1;
+    struct timeval timeout = { timeout_ms / 1000, (timeout_ms % 1000) * 1000 };
+    if (setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout)) != 0
+        || setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout)) != 0
+        || connect(descriptor, (struct sockaddr *)&address, size) != 0) {
+        return close_keeping_errno(descriptor);
+    }
+    return descriptor;
+#else
+    return -1;
+#endif
+}
+
+long long trawl_peer_uid(int descriptor) {
+#if defined(__linux__)
+    struct ucred credentials;
+    socklen_t size = sizeof(credentials);
+    if (getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
+    return (long long)credentials.uid;
+#elif defined(__APPLE__)
+    uid_t uid;
+    gid_t gid;
+    if (getpeereid(descriptor, &uid, &gid) != 0) return -1;
+    return (long long)uid;
+#else
+    (void)descriptor;
+    return -1;
+#endif
 }

@@ -85,7 +85,7 @@ public struct FindRun: Sendable {
                                               matchedLines: totals.lines, matches: totals.matches, searchesWithMatch: totals.withMatch))
         }
         if stats {
-            Console.write("\(totals.searched) files searched, \(totals.bytes) bytes, \(totals.withMatch) files with matches, \(totals.matches) matches, \(totals.lines) matched lines, \(formatSeconds(elapsed))\(narrowing?.listsFiles == true ? ", files listed by the index" : "")\n", to: 2)
+            Console.write("\(totals.searched) files searched, \(totals.bytes) bytes, \(totals.withMatch) files with matches, \(totals.matches) matches, \(totals.lines) matched lines, \(formatSeconds(elapsed))\(narrowing?.listsFiles == true ? ", files listed by the index" : "")\(narrowing?.usesWatcher == true ? ", changes from its watcher" : "")\n", to: 2)
         }
         if failed { return 2 }
         return totals.matches > 0 ? 0 : 1

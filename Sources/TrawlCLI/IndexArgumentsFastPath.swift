@@ -1,7 +1,7 @@
 /// `trawl index`'s command lines, parsed by hand before ArgumentParser is asked: its start-up (a
 /// model of every command built by reflection, see ``FindArgumentsFastPath``) was about 5 ms of a
 /// 90 ms refresh of a large tree. It takes `index`, at most one path that does not begin with
-/// `-`, `--stats` and `--rebuild`; anything else is left to ArgumentParser (nil), which gives its
+/// `-`, `--stats`, `--rebuild` and `--watch`; anything else is left to ArgumentParser (nil), which gives its
 /// usual help and messages. Tests check that ArgumentParser reads the same from these lines.
 public enum IndexArgumentsFastPath {
     /// The run `arguments` (the command line without the program's name) asks for, or nil.
@@ -13,6 +13,7 @@ public enum IndexArgumentsFastPath {
             switch argument {
             case "--stats": run.stats = true
             case "--rebuild": run.rebuild = true
+            case "--watch": run.watch = true
             default:
                 guard !argument.hasPrefix("-"), path == nil else { return nil }
                 path = argument

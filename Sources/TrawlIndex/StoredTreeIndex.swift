@@ -8,6 +8,9 @@ public struct StoredTreeIndex: Sendable {
     public typealias ReadBytes = @Sendable (_ offset: Int, _ count: Int) throws(TreeIndexFormat.Error) -> [UInt8]
 
     public let manifest: TreeManifest
+    /// Which stored state this is (``TreeIndexFormat/identity(ofManifest:)``): a tree's watcher
+    /// says what changed since a state it names so.
+    public let identity: UInt64
     let segments: [StoredSegment]
 
     /// Opens the index whose manifest is `manifest`; `segment` gives a reader of each segment file
@@ -22,6 +25,7 @@ public struct StoredTreeIndex: Sendable {
             segments.append(readingTables ? try opened.withTable() : opened)
         }
         self.manifest = manifest
+        self.identity = TreeIndexFormat.identity(ofManifest: bytes)
         self.segments = segments
     }
 

@@ -164,6 +164,10 @@ public enum TreeIndexFormat {
         out.varint(UInt64(signature.mode))
     }
 
+    /// What tells one stored state of an index from another: the body checksum of its manifest's
+    /// `bytes` (as encoded; checked when decoded).
+    public static func identity(ofManifest bytes: [UInt8]) -> UInt64 { readUInt(bytes, 20, 8) }
+
     /// The manifest in `bytes`, checked.
     public static func decodeManifest(_ bytes: [UInt8]) throws(Error) -> TreeManifest {
         let bodyLength = try checkHeader(bytes, magic: manifestMagic, total: bytes.count)

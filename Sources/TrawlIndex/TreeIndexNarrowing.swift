@@ -66,7 +66,7 @@ public struct TreeIndexNarrowing: Sendable {
     }
 
     private var indexed: [Root] = []
-    private var listing: (root: FilePath, files: [TreeListing.File], candidates: Set<UInt32>?)?
+    private var listing: (root: FilePath, files: [TreeListing.File], candidates: Set<UInt32>?, watched: (changed: Set<Int>, gone: Set<Int>)?)?
     /// Indexes found but unusable (the search goes on without them).
     public private(set) var problems: [String] = []
 
@@ -85,10 +85,17 @@ public struct TreeIndexNarrowing: Sendable {
                 problems.append("\(TreeIndexStore.manifestPath(root)): \(error); searching without it (trawl index --rebuild builds it again)")
                 continue
             }
-            if roots.count == 1 && options.selectsDefaultFiles,
-               stored.listing.currentDirectories(root: root, racyAfter: FileSignature.racyInstant()) != nil {
-                listing = (root, stored.listing.files, candidates)
-                return
+            if roots.count == 1 && options.selectsDefaultFiles {
+                // A watcher of the tree, when one runs, says which files changed: no `stat`s.
+                if let changes = TreeWatchChannel.changes(at: status, since: stored.identity),
+                   let watched = stored.listing.filesChanged(by: changes, root: root) {
+                    listing = (root, stored.listing.files, candidates, watched)
+                    return
+                }
+                if stored.listing.currentDirectories(root: root, racyAfter: FileSignature.racyInstant()) != nil {
+                    listing = (root, stored.listing.files, candidates, nil)
+                    return
+                }
             }
             // Without candidates the index rules nothing out: no lookups needed.
             guard candidates != nil else { continue }
@@ -99,6 +106,9 @@ public struct TreeIndexNarrowing: Sendable {
 
     /// Whether the files come from an index's listing, without a walk.
     public var listsFiles: Bool { listing != nil }
+
+    /// Whether a watcher of the tree said which listed files changed (none is `stat`ed).
+    public var usesWatcher: Bool { listing?.watched != nil }
 
     /// What handing the files over found.
     public struct Handover: Sendable {
@@ -117,7 +127,7 @@ public struct TreeIndexNarrowing: Sendable {
     /// `walker`.
     public func files(_ roots: [FilePath], walker: Walker, visit: (NarrowedFile) -> Void) -> Handover {
         if let listing {
-            return list(listing.root, listing.files, listing.candidates, excludes: walker.options.excludes, visit: visit)
+            return list(listing.root, listing.files, listing.candidates, watched: listing.watched, excludes: walker.options.excludes, visit: visit)
         }
         return Handover(walk: walker.walk(roots) { file in
             visit(NarrowedFile(file, ruledOutUnless: ruledOut(file)))
@@ -134,7 +144,7 @@ public struct TreeIndexNarrowing: Sendable {
         return nil
     }
 
-    private func list(_ root: FilePath, _ files: [TreeListing.File], _ candidates: Set<UInt32>?,
+    private func list(_ root: FilePath, _ files: [TreeListing.File], _ candidates: Set<UInt32>?, watched: (changed: Set<Int>, gone: Set<Int>)?,
                       excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?, visit: (NarrowedFile) -> Void) -> Handover {
         // The walk asks `excludes` of every folder on the way and of the file: so does the listing
         // (once per folder).
@@ -156,6 +166,7 @@ public struct TreeIndexNarrowing: Sendable {
         var ruledOut: [Int] = []
         selected.reserveCapacity(files.count)
         for (position, file) in files.enumerated() {
+            if let watched, watched.gone.contains(position) { continue }
             if excludes != nil {
                 let folder = file.path.lastIndex(of: UInt8(ascii: "/")).map { file.path[..<$0] } ?? []
                 if isFolderExcluded(folder) || isExcluded(file.path[...]) { continue }
@@ -163,17 +174,22 @@ public struct TreeIndexNarrowing: Sendable {
             selected.append(position)
             if let number = file.number, let candidates, !candidates.contains(number) { ruledOut.append(position) }
         }
-        // The files ruled out are all stat'ed first, together: only those changed since are
-        // handed over with the candidates.
+        // The files ruled out that changed since are handed over with the candidates: the
+        // watcher named them, or else all are stat'ed first, together.
         let prefix = TreeIndexer.prefix(of: root)
-        let ruledOutPositions = ruledOut
-        let now = SignatureSweep.current(prefix: prefix, count: ruledOutPositions.count) { files[ruledOutPositions[$0]].path }
         var handover = Handover()
         var skipped = [Bool](repeating: false, count: files.count)
-        for (position, signature) in zip(ruledOutPositions, now) where files[position].signature.matches(signature) {
+        func skip(_ position: Int) {
             skipped[position] = true
             handover.filesRuledOut += 1
             handover.bytesRuledOut += files[position].signature.size
+        }
+        if let watched {
+            for position in ruledOut where !watched.changed.contains(position) { skip(position) }
+        } else {
+            let ruledOutPositions = ruledOut
+            let now = SignatureSweep.current(prefix: prefix, count: ruledOutPositions.count) { files[ruledOutPositions[$0]].path }
+            for (position, signature) in zip(ruledOutPositions, now) where files[position].signature.matches(signature) { skip(position) }
         }
         for position in selected where !skipped[position] {
             visit(NarrowedFile(prefix: prefix, relative: files[position].path))

@@ -49,6 +49,13 @@ public enum TreeIndexStore {
         return .failure(.corrupt("unreadable"))
     }
 
+    /// The identity of the index stored at `root` now (its manifest's header read, not checked:
+    /// it only tells whether the index changed), or `nil` when there is none.
+    static func storedIdentity(root: FilePath) -> UInt64? {
+        guard let manifest = ReadOnlyFile(manifestPath(root)), let header = try? manifest.read(0, TreeIndexFormat.headerLength) else { return nil }
+        return TreeIndexFormat.identity(ofManifest: header)
+    }
+
     /// The bytes the index of `root` takes (its manifest and segments).
     public static func byteCount(root: FilePath) -> Int {
         guard case .success(let entries) = folder(root).directoryEntries() else { return 0 }

@@ -252,12 +252,15 @@ struct Index: ParsableCommand {
     var stats = false
     @Flag(help: "Read every file into a new index, whatever is there (when find reports the index corrupt: a refresh checks the listing and the segments' headers, a search the tables and lists it reads).")
     var rebuild = false
+    @Flag(help: "Stay and keep the index fresh, telling each search what changed so that it checks no file's status (Linux; stop with Ctrl-C).")
+    var watch = false
 
     func run() throws {
         var run = IndexRun()
         run.root = commandLinePath(path)
         run.stats = stats
         run.rebuild = rebuild
+        run.watch = watch
         let status = run.run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -80,23 +80,25 @@ import TrawlCLI
 
 /// The hand parser of `index` command lines against ArgumentParser.
 @Suite struct IndexArgumentsTests {
-    /// Path, --stats and --rebuild as ArgumentParser reads them, or nil when it rejects the line.
-    func parsedByArgumentParser(_ arguments: [String]) -> (root: String, stats: Bool, rebuild: Bool)? {
+    /// Path, --stats, --rebuild and --watch as ArgumentParser reads them, or nil when it rejects the line.
+    func parsedByArgumentParser(_ arguments: [String]) -> (root: String, stats: Bool, rebuild: Bool, watch: Bool)? {
         guard let index = try? TrawlCommand.parseAsRoot(arguments) as? Index else { return nil }
-        return (commandLinePath(index.path).string, index.stats, index.rebuild)
+        return (commandLinePath(index.path).string, index.stats, index.rebuild, index.watch)
     }
 
     @Test func theUsualCommandLinesTakeTheFastPathAndMeanTheSame() {
         let lines: [[String]] = [
             ["index"], ["index", "."], ["index", "/tmp/tree"], ["index", "--stats"], ["index", "--rebuild", "tree"],
-            ["index", "tree", "--stats", "--rebuild"], ["index", "--stats", "--stats"], ["index", ""],
+            ["index", "tree", "--stats", "--rebuild"], ["index", "--stats", "--stats"], ["index", ""], ["index", "--watch"],
+            ["index", "tree", "--watch", "--stats"],
         ]
         for line in lines {
             let fast = IndexArgumentsFastPath.parse(line)
             #expect(fast != nil, "\(line) takes the fast path")
             let parsed = parsedByArgumentParser(line)
             #expect(parsed != nil, "\(line)")
-            #expect(fast?.root.string == parsed?.root && fast?.stats == parsed?.stats && fast?.rebuild == parsed?.rebuild, "\(line)")
+            #expect(fast?.root.string == parsed?.root && fast?.stats == parsed?.stats && fast?.rebuild == parsed?.rebuild
+                    && fast?.watch == parsed?.watch, "\(line)")
         }
     }
 

@@ -25,6 +25,19 @@ int trawl_exchange_paths(const char *first, const char *second);
 /// use (then do not map the file). Installs the handler on first use.
 int trawl_guard_register(const void *base, size_t length);
 
+/// A listening stream socket (non-blocking, close-on-exec) at the Linux abstract address `name`
+/// (`length` bytes, no leading NUL: the address lives in no folder, so a long path or a read-only
+/// tree cannot stop it, and it goes away with the process). Returns the descriptor, or -1 with
+/// errno set (EADDRINUSE: another process listens there; EAFNOSUPPORT off Linux).
+int trawl_listen_abstract(const char *name, size_t length);
+
+/// Connects to the abstract address `name`, with sends and receives that give up after
+/// `timeout_ms`. Returns the descriptor, or -1 with errno set.
+int trawl_connect_abstract(const char *name, size_t length, int timeout_ms);
+
+/// The user id of the process at the other end of a Unix socket, or -1.
+long long trawl_peer_uid(int descriptor);
+
 /// Whether the mapping in `slot` took a fault so far.
 int trawl_guard_faulted(int slot);
 

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SystemPackage
+import TrawlFiles
+
+extension TreeListing {
+    /// What a watcher's `changes` (paths changed since this listing was made) mean for a search:
+    /// the positions of listed files to search whatever the index says (`changed`) and of those
+    /// gone since (`gone`: a walk would not find them), or `nil` when the listing no longer says
+    /// what a walk would find — an entry added, a listed folder changed, an ignore file or
+    /// `.git` marker touched, or a path the watcher cannot see (above the root, inside `.git`)
+    /// changed. Costs a `stat` per changed path and per unseen path, and no more.
+    public func filesChanged(by changes: Set<[UInt8]>, root: FilePath) -> (changed: Set<Int>, gone: Set<Int>)? {
+        guard isComplete, root.resolved()?.bytes == self.root else { return nil }
+        let gitFolder = Array("/.git/".utf8), up = Array("../".utf8)
+        for path in watched where path.path.starts(with: up) || path.path.starts(with: gitFolder.dropFirst()) || path.path.contains(gitFolder) {
+            guard path.isCurrent(FileSignature.of(root.appending(relative: path.path))) else { return nil }
+        }
+        var changed = Set<Int>(), gone = Set<Int>()
+        for path in changes {
+            let name = path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[($0 + 1)...]) } ?? path
+            if TreeListing.ignoreFileNames.contains(name) || name == TreeListing.repositoryMarker { return nil }
+            if let position = TreeListing.position(of: path, in: files, \.path) {
+                guard let now = FileSignature.of(root.appending(relative: path)) else {
+                    gone.insert(position)
+                    continue
+                }
+                guard now.mode & UInt32(S_IFMT) == UInt32(S_IFREG) else { return nil }
+                changed.insert(position)
+            } else if path.isEmpty || TreeListing.position(of: path, in: directories, \.path) != nil {
+                return nil
+            } else if case .success = root.appending(relative: path).linkStatus() {
+                // A new entry, which the walk may select.
+                return nil
+            }
+            // Else a path come and gone (a temporary file of a save, say): a walk would not see it.
+        }
+        return (changed, gone)
+    }
+
+    /// Where `path` is among `entries` (in walk order: names sorted bytewise within a folder,
+    /// folders depth first), by bisection.
+    static func position<Entry>(of path: [UInt8], in entries: [Entry], _ entryPath: KeyPath<Entry, [UInt8]>) -> Int? {
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if walkOrderPrecedes(entries[middle][keyPath: entryPath], path) { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.count && entries[low][keyPath: entryPath] == path ? low : nil
+    }
+
+    /// Whether `first` comes before `second` in walk order: component by component, each compared
+    /// bytewise — bytewise with `/` below every other byte (names hold neither `/` nor NUL).
+    static func walkOrderPrecedes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        let slash = UInt8(ascii: "/")
+        for (a, b) in zip(first, second) where a != b {
+            return (a == slash ? 0 : a) < (b == slash ? 0 : b)
+        }
+        return first.count < second.count
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import SystemPackage
+import Testing
+@testable import TrawlIndex
+import TrawlTestSupport
+
+/// The parts of a tree's watcher that need no file system events: its change log, its messages,
+/// and the order in which a listing's paths are looked up.
+@Suite struct TreeWatchTests {
+    @Test func theChangeLogVouchesOnlyForStatesARefreshLeftAndKeepsWhatChangedSince() {
+        var log = TreeChangeLog()
+        #expect(log.changes(since: 1) == nil)
+        #expect(log.needsRefresh)
+        log.beginRefresh()
+        log.record(Array("a".utf8))
+        log.finishRefresh(identity: 1, trusted: true)
+        // Changed while the refresh that made state 1 ran: the refresh may have read it before.
+        #expect(log.changes(since: 1) == [Array("a".utf8)])
+        #expect(!log.needsRefresh)
+        log.record(Array("b".utf8))
+        log.beginRefresh()
+        log.record(Array("c".utf8))
+        // A search that opened state 1 while the next refresh runs.
+        #expect(log.changes(since: 1) == Set(["a", "b", "c"].map { Array($0.utf8) }))
+        log.finishRefresh(identity: 2, trusted: true)
+        #expect(log.changes(since: 2) == [Array("c".utf8)])
+        // The state before stays answerable (a search may have opened it just before).
+        #expect(log.changes(since: 1) == Set(["a", "b", "c"].map { Array($0.utf8) }))
+        log.record(Array("d".utf8))
+        #expect(log.changes(since: 1)?.contains(Array("d".utf8)) == true)
+        // The same state confirmed again: the newer, shorter record.
+        log.beginRefresh()
+        log.finishRefresh(identity: 2, trusted: true)
+        #expect(log.changes(since: 2) == [])
+        #expect(log.changes(since: 1) != nil)
+        // An untrusted refresh, and changes that cannot be placed, answer nothing.
+        log.beginRefresh()
+        log.finishRefresh(identity: 3, trusted: false)
+        #expect(log.changes(since: 3) == nil)
+        #expect(log.needsRefresh)
+        #expect(log.changes(since: 2) == [])
+        log.recordUnplaceable()
+        #expect(log.changes(since: 2) == nil)
+        log.beginRefresh()
+        log.record(Array("e".utf8))
+        log.abandonRefresh()
+        #expect(!log.isRefreshing)
+        #expect(log.changes(since: 3) == nil)
+    }
+
+    @Test func requestsAndRepliesReadBackWhatWasSent() {
+        var random = SeededGenerator(seed: 7)
+        for _ in 0..<200 {
+            let identity = random.next()
+            #expect(TreeWatchChannel.identity(inRequest: TreeWatchChannel.request(since: identity)) == identity)
+            // Any bytes but NUL (paths need not be UTF-8).
+            let paths = Set((0..<Int.random(in: 0...20, using: &random)).map { _ in
+                (0..<Int.random(in: 1...30, using: &random)).map { _ in UInt8.random(in: 1...255, using: &random) }
+            })
+            #expect(TreeWatchChannel.changes(inReply: TreeWatchChannel.reply(paths)) == .some(.some(paths)))
+        }
+        #expect(TreeWatchChannel.changes(inReply: TreeWatchChannel.reply(nil)) == .some(nil))
+        for bad in ["", "ok", "ok\na", "ok\n\0", "unknown", "trawl-watch 1 changes 12\n"] {
+            #expect(TreeWatchChannel.changes(inReply: Array(bad.utf8)) == nil, "\(bad)")
+            #expect(TreeWatchChannel.identity(inRequest: Array(bad.utf8)) == nil, "\(bad)")
+        }
+    }
+
+    /// A listing is in walk order, which `position(of:)` bisects: every file and folder of a
+    /// built index is found where it is, and paths not listed are not found.
+    @Test func everyListedPathIsFoundByBisection() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-walk-order-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Names whose bytewise order differs from their paths' (`-`, `.`, ` ` sort below `/`).
+        let names = ["a", "a-b", "a.b", "a b", "ab", "a0", "A", "z", "é", "a_b"]
+        for folder in names {
+            for file in names {
+                let url = root.appendingPathComponent(folder).appendingPathComponent(file + ".txt")
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data("text \(folder) \(file)\n".utf8).write(to: url)
+            }
+            try Data("top \(folder)\n".utf8).write(to: root.appendingPathComponent(folder + ".txt"))
+        }
+        let report = try TreeIndexer(root: FilePath(root.path)).update()
+        let listing = try #require(report.manifest?.listing)
+        #expect(listing.files.count == names.count * names.count + names.count)
+        for (position, file) in listing.files.enumerated() {
+            #expect(TreeListing.position(of: file.path, in: listing.files, \.path) == position, "\(String(decoding: file.path, as: UTF8.self))")
+        }
+        for (position, folder) in listing.directories.enumerated() {
+            #expect(TreeListing.position(of: folder.path, in: listing.directories, \.path) == position)
+        }
+        for absent in ["a-b/a", "a/a-b", "b.txt", "a-b.txt/x", ""] {
+            #expect(TreeListing.position(of: Array(absent.utf8), in: listing.files, \.path) == nil, "\(absent)")
+        }
+    }
+}
