@@ -97,7 +97,8 @@ public struct ReplaceRun: Sendable {
         } else {
             var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
             let run = self
-            let narrowed = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
+            // With --strict every binary file is an error: each must be read.
+            let narrowed = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk, skipsBinaryFiles: !strict) : nil
             narrowed?.problems.forEach(Console.error)
             narrowing = narrowed
             let walker = Walker(options: walk)

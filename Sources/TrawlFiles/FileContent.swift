@@ -327,23 +327,27 @@ extension FileContent.Purpose {
     var checksLater: Bool { if case .search(_, _, checksLater: true) = self { true } else { false } }
 }
 
-/// A memory mapping protected against SIGBUS (see `trawl_guard_register`), unmapped by `release`.
-final class MappingGuard: @unchecked Sendable { // immutable but for the released flag, set once by the text's last owner
+/// A memory mapping protected against SIGBUS (see `trawl_guard_register`), unmapped by `release`
+/// (or when the last reference goes).
+public final class MappingGuard: @unchecked Sendable { // immutable but for the released flag, set once by the text's last owner
     private let address: UInt
     private let length: Int
     private let slot: Int32
     private var released = false
 
-    init?(address: UnsafeMutableRawPointer, length: Int) {
+    /// Guards the mapping at `address` (before its first access); `nil` when every slot is in use
+    /// (then unmap it and read the file instead).
+    public init?(address: UnsafeMutableRawPointer, length: Int) {
         slot = trawl_guard_register(address, length)
         guard slot >= 0 else { return nil }
         self.address = UInt(bitPattern: address)
         self.length = length
     }
 
-    var faulted: Bool { !released && trawl_guard_faulted(slot) != 0 }
+    /// Whether the file shrank under the mapping (the pages past its end now read as zeros).
+    public var faulted: Bool { !released && trawl_guard_faulted(slot) != 0 }
 
-    func release() {
+    public func release() {
         guard !released else { return }
         released = true
         trawl_guard_unregister(slot)

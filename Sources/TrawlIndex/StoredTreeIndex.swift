@@ -6,6 +6,8 @@ import TrawlMatch
 public struct StoredTreeIndex: Sendable {
     /// Reads `count` bytes at `offset` of a stored file.
     public typealias ReadBytes = @Sendable (_ offset: Int, _ count: Int) throws(TreeIndexFormat.Error) -> [UInt8]
+    /// Maps `count` bytes at `offset` of a stored file, or `nil` (then they are read).
+    typealias MapBytes = @Sendable (_ offset: Int, _ count: Int) -> StoredBytes?
 
     public let manifest: TreeManifest
     /// Which stored state this is (``TreeIndexFormat/identity(ofManifest:)``): a tree's watcher
@@ -18,10 +20,18 @@ public struct StoredTreeIndex: Sendable {
     /// segment's table is then read (and checked) by each query or merge that needs it.
     public init(manifest bytes: [UInt8], readingTables: Bool = true,
                 segment: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> ReadBytes) throws(TreeIndexFormat.Error) {
+        try self.init(manifest: bytes, readingTables: readingTables, segmentFile: { reference throws(TreeIndexFormat.Error) in (try segment(reference), nil) })
+    }
+
+    /// Opens it as above, with segments that can also be mapped (`segmentFile` gives a reader
+    /// and a mapper of each).
+    init(manifest bytes: [UInt8], readingTables: Bool,
+         segmentFile: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> (read: ReadBytes, map: MapBytes?)) throws(TreeIndexFormat.Error) {
         let manifest = try TreeIndexFormat.decodeManifest(bytes)
         var segments: [StoredSegment] = []
         for reference in manifest.segments {
-            let opened = try StoredSegment(reference, numberLimit: manifest.nextNumber, read: try segment(reference))
+            let file = try segmentFile(reference)
+            let opened = try StoredSegment(reference, numberLimit: manifest.nextNumber, read: file.read, map: file.map)
             segments.append(readingTables ? try opened.withTable() : opened)
         }
         self.manifest = manifest
@@ -64,15 +74,17 @@ public struct StoredTreeIndex: Sendable {
 /// One segment file opened: its header checked, then its table read and checked (`withTable`),
 /// its lists read on demand.
 struct StoredSegment: Sendable {
-    /// Empty until read.
-    private(set) var table: [UInt8] = []
+    /// `nil` until read (or mapped).
+    private(set) var storedTable: StoredBytes?
     let count: Int
     let postingsOffset: Int
     let size: Int
     let numberLimit: UInt32
     let read: StoredTreeIndex.ReadBytes
+    let map: StoredTreeIndex.MapBytes?
 
-    init(_ reference: TreeManifest.Segment, numberLimit: UInt32, read: @escaping StoredTreeIndex.ReadBytes) throws(TreeIndexFormat.Error) {
+    init(_ reference: TreeManifest.Segment, numberLimit: UInt32, read: @escaping StoredTreeIndex.ReadBytes,
+         map: StoredTreeIndex.MapBytes? = nil) throws(TreeIndexFormat.Error) {
         typealias Format = TreeIndexFormat
         let header = try read(0, min(reference.size, Format.headerLength))
         let count = try Format.checkHeader(header, magic: Format.segmentMagic, total: reference.size)
@@ -86,24 +98,35 @@ struct StoredSegment: Sendable {
         self.size = reference.size
         self.numberLimit = numberLimit
         self.read = read
+        self.map = map
     }
 
-    /// The segment with its trigram table read and checked.
+    /// The table's bytes (its checksum last); empty until read.
+    private var table: UnsafeRawBufferPointer { storedTable?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0) }
+
+    /// The segment with its trigram table read (or mapped) and checked.
     func withTable() throws(TreeIndexFormat.Error) -> StoredSegment {
-        guard table.isEmpty else { return self }
+        guard storedTable == nil else { return self }
         typealias Format = TreeIndexFormat
-        let table = try read(Format.headerLength, postingsOffset - Format.headerLength)
-        guard Format.readUInt(table, table.count - 8, 8) == Format.checksum(table[0..<(table.count - 8)]) else {
+        let length = postingsOffset - Format.headerLength
+        let stored: StoredBytes
+        if let mapped = map?(Format.headerLength, length) { stored = mapped } else { stored = StoredBytes(copying: try read(Format.headerLength, length)) }
+        let table = stored.bytes
+        guard table.count == length,
+              Format.readUInt(table, table.count - 8, 8) == Format.checksum(UnsafeRawBufferPointer(rebasing: table[0..<(table.count - 8)])),
+              !stored.faulted else {
             throw .corrupt("trigram table checksum")
         }
         var opened = self
-        opened.table = table
+        opened.storedTable = stored
         return opened
     }
 
     /// The posting list of `key` (empty when absent), read and checked.
     func list(_ key: UInt32) throws(TreeIndexFormat.Error) -> PostingList {
-        precondition(!table.isEmpty, "a segment's table is read before its lists")
+        precondition(storedTable != nil, "a segment's table is read before its lists")
+        // A file that shrank under its mapping reads as zeros from then on: not trusted.
+        guard storedTable?.faulted != true else { throw .corrupt("truncated") }
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
@@ -133,7 +156,7 @@ struct StoredSegment: Sendable {
 
     /// Every list with its key, in key order, from one read of the postings (a merge reads them all).
     func forEachList(_ body: (UInt32, PostingList) -> Void) throws(TreeIndexFormat.Error) {
-        precondition(!table.isEmpty, "a segment's table is read before its lists")
+        precondition(storedTable != nil, "a segment's table is read before its lists")
         let postings = try read(postingsOffset, size - postingsOffset)
         for entry in 0..<count { body(key(at: entry), try list(at: entry, in: postings, range: try listRange(at: entry))) }
     }

@@ -1,14 +1,14 @@
 import Dispatch
 import TrawlFiles
 
-/// The stored form of a tree's index (version 3): a manifest (`.trawl/index`) holding the listing
+/// The stored form of a tree's index (version 4): a manifest (`.trawl/index`) holding the listing
 /// of the tree and naming its segments, and immutable segment files (`.trawl/postings-…`) holding
 /// posting lists. A refresh writes a small segment for the files that changed and a new manifest
 /// (renamed over the old one), so its cost follows the change, not the tree. Integers are
 /// little-endian; "varint" is LEB128; "zigzag" maps signed to unsigned varints.
 ///
 /// ```
-/// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 3, u64 body length, u64 body checksum,
+/// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 4, u64 body length, u64 body checksum,
 ///                             u64 checksum of the 28 bytes before it
 /// manifest body               varint next file number; path of the root (absolute, resolved);
 ///                             u8 1 when the walk listed everything (no errors), else 0;
@@ -21,13 +21,14 @@ import TrawlFiles
 ///                             varint file count, varint part count (at least 1), per part:
 ///                               varint files, varint bytes; then the parts' files in walk order
 ///                               (parts are read on several cores), per file: path (a part's
-///                               first shares nothing), varint number + 1 (0: not indexed),
+///                               first shares nothing), varint state (0: not indexed, 1: not
+///                               indexed, binary: a search skips it; n + 2: indexed as number n),
 ///                               signature
 ///   path                      varint bytes shared with the previous path of its table, varint
 ///                             length of the rest, the rest
 ///   signature                 varint size, zigzag modified, zigzag changed (ns), varint inode,
 ///                             varint mode
-/// segment header (36 bytes)   "TRAWLSG\0", u32 version = 3, u64 trigram count, u64 postings
+/// segment header (36 bytes)   "TRAWLSG\0", u32 version = 4, u64 trigram count, u64 postings
 ///                             length, u64 checksum of the 28 bytes before it
 /// trigram table               per trigram, ascending: 3 key bytes, u32 list offset (from the
 ///                             postings' start), u32 list length, u64 list checksum; u64 checksum
@@ -38,7 +39,7 @@ import TrawlFiles
 /// records each segment's size and header checksum, so a truncated, corrupt, foreign or
 /// mismatched file is refused with ``TreeIndexFormat/Error`` rather than trusted.
 public enum TreeIndexFormat {
-    public static let version: UInt32 = 3
+    public static let version: UInt32 = 4
     static let manifestMagic = Array("TRAWLIX\0".utf8)
     static let segmentMagic = Array("TRAWLSG\0".utf8)
     static let headerLength = 36
@@ -107,7 +108,7 @@ public enum TreeIndexFormat {
                     var previous: [UInt8] = []
                     for file in files[range] {
                         writePath(file.path, after: &previous, to: &out)
-                        out.varint(file.number.map { UInt64($0) + 1 } ?? 0)
+                        out.varint(file.number.map { UInt64($0) + 2 } ?? (file.isBinary ? 1 : 0))
                         writeSignature(file.signature, to: &out)
                     }
                 })
@@ -243,9 +244,9 @@ public enum TreeIndexFormat {
         files.reserveCapacity(count)
         for _ in 0..<count {
             let path = try reader.path(after: &previous)
-            let number = try reader.varint()
-            guard number <= UInt64(nextNumber) else { throw .corrupt("bad file number") }
-            files.append(TreeListing.File(path: path, number: number == 0 ? nil : UInt32(number - 1), signature: try reader.signature()))
+            let state = try reader.varint()
+            guard state < UInt64(nextNumber) + 2 else { throw .corrupt("bad file number") }
+            files.append(TreeListing.File(path: path, number: state < 2 ? nil : UInt32(state - 2), signature: try reader.signature(), isBinary: state == 1))
         }
         guard reader.position == reader.end else { throw .corrupt("manifest length") }
         return files
@@ -353,6 +354,11 @@ public enum TreeIndexFormat {
 
     /// Reads `width` little-endian bytes at `offset`.
     public static func readUInt(_ bytes: [UInt8], _ offset: Int, _ width: Int) -> UInt64 {
+        bytes.withUnsafeBytes { readUInt($0, offset, width) }
+    }
+
+    static func readUInt(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ width: Int) -> UInt64 {
+        precondition(offset >= 0 && width >= 0 && offset + width <= bytes.count, "read within the bytes")
         var value: UInt64 = 0
         for shift in 0..<width { value |= UInt64(bytes[offset + shift]) << (8 * UInt64(shift)) }
         return value

@@ -70,9 +70,15 @@ public struct TreeIndexNarrowing: Sendable {
     /// Indexes found but unusable (the search goes on without them).
     public private(set) var problems: [String] = []
 
+    /// Whether a binary file the index lists as such is skipped unread while unchanged (as a
+    /// search skips it; not when the caller reports each binary file).
+    private let skipsBinaryFiles: Bool
+
     /// Opens the indexes at `roots` for `query` with the walk `options` (a listing needs options
-    /// that select what the default walk selects).
-    public init(roots: [FilePath], query: LiteralQuery, options: WalkOptions) {
+    /// that select what the default walk selects). With `skipsBinaryFiles`, listed binary files
+    /// that are unchanged are skipped unread, as a search of a tree skips binary files.
+    public init(roots: [FilePath], query: LiteralQuery, options: WalkOptions, skipsBinaryFiles: Bool = true) {
+        self.skipsBinaryFiles = skipsBinaryFiles
         for root in roots {
             guard case .success(let status) = root.status(), status.st_mode & S_IFMT == S_IFDIR else { continue }
             let stored: StoredTreeIndex
@@ -173,6 +179,7 @@ public struct TreeIndexNarrowing: Sendable {
             }
             selected.append(position)
             if let number = file.number, let candidates, !candidates.contains(number) { ruledOut.append(position) }
+            if file.isBinary && skipsBinaryFiles { ruledOut.append(position) }
         }
         // The files ruled out that changed since are handed over with the candidates: the
         // watcher named them, or else all are stat'ed first, together.
@@ -182,7 +189,8 @@ public struct TreeIndexNarrowing: Sendable {
         func skip(_ position: Int) {
             skipped[position] = true
             handover.filesRuledOut += 1
-            handover.bytesRuledOut += files[position].signature.size
+            // A binary file skipped counts no bytes, as when a search skips it.
+            handover.bytesRuledOut += files[position].isBinary ? 0 : files[position].signature.size
         }
         if let watched {
             for position in ruledOut where !watched.changed.contains(position) { skip(position) }

@@ -32,14 +32,15 @@ public enum TreeIndexStore {
             do { bytes = try manifest.read(0, manifest.size) } catch { return .failure(error) }
             var missing = false
             do {
-                let stored = try StoredTreeIndex(manifest: bytes, readingTables: readingTables) { segment throws(TreeIndexFormat.Error) in
+                let stored = try StoredTreeIndex(manifest: bytes, readingTables: readingTables, segmentFile: { segment throws(TreeIndexFormat.Error) in
                     guard let file = ReadOnlyFile(folder(root).appending(segment.name)) else {
                         missing = true
                         throw .corrupt("segment \(segment.name) missing")
                     }
                     guard file.size == segment.size else { throw .corrupt("segment \(segment.name) length") }
-                    return { offset, count throws(TreeIndexFormat.Error) in try file.read(offset, count) }
-                }
+                    return ({ offset, count throws(TreeIndexFormat.Error) in try file.read(offset, count) },
+                            { offset, count in offset + count <= file.size ? StoredBytes(mapping: file.descriptor, offset: offset, count: count) : nil })
+                })
                 return .success(stored)
             } catch {
                 if missing && attempt < 2 { continue }
@@ -185,16 +186,17 @@ final class ReadOnlyFile: Sendable {
 
     func read(_ offset: Int, _ count: Int) throws(TreeIndexFormat.Error) -> [UInt8] {
         guard offset >= 0, count >= 0, offset + count <= size else { throw .corrupt("truncated") }
-        var bytes = [UInt8](repeating: 0, count: count)
-        let got = bytes.withUnsafeMutableBytes { buffer in
-            var done = 0
-            while done < count {
-                let n = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+        // Not zeroed first: a table is megabytes, read at every search.
+        var got = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while got < count {
+                let n = pread(descriptor, buffer.baseAddress! + got, count - got, off_t(offset + got))
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
-                done += n
+                got += n
             }
-            return done
+            // A short read (the file shrank) is refused below; the bytes never read are not kept.
+            initialized = got
         }
         guard got == count else { throw .corrupt("truncated") }
         return bytes

@@ -130,9 +130,15 @@ public struct TreeIndexer: Sendable {
             guard let signature = FileSignature.of(pathBytes: prefix + relative) else { return .gone }
             if let previous, previous.signature.matches(signature) { return .unchanged(previous) }
             let path = FilePath(bytes: prefix + relative)
-            // Only text is indexed (as find searches it); anything else is listed, and always searched.
-            guard case .success(let content) = FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)),
-                  !content.changedWhileMapped else {
+            // Only text is indexed (as find searches it); anything else is listed, and searched
+            // again unless it is binary (a search skips it as long as it is unchanged).
+            let content: FileContent
+            switch FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)) {
+            case .success(let read) where !read.changedWhileMapped:
+                content = read
+            case .failure(.binary):
+                return .unindexed(TreeListing.File(path: relative, number: nil, signature: signature.checked(racyAfter: instant), isBinary: true))
+            default:
                 return .unindexed(TreeListing.File(path: relative, number: nil, signature: signature.checked(racyAfter: instant)))
             }
             let keys = content.text.withBytes { TreeIndexer.trigramKeys(in: $0) }

@@ -15,8 +15,7 @@ extension TreeListing {
     /// changed. Costs a `stat` per changed path and per unseen path, and no more.
     public func filesChanged(by changes: Set<[UInt8]>, root: FilePath) -> (changed: Set<Int>, gone: Set<Int>)? {
         guard isComplete, root.resolved()?.bytes == self.root else { return nil }
-        let gitFolder = Array("/.git/".utf8), up = Array("../".utf8)
-        for path in watched where path.path.starts(with: up) || path.path.starts(with: gitFolder.dropFirst()) || path.path.contains(gitFolder) {
+        for path in watched where TreeListing.isUnseenByWatcher(path.path) {
             guard path.isCurrent(FileSignature.of(root.appending(relative: path.path))) else { return nil }
         }
         var changed = Set<Int>(), gone = Set<Int>()
@@ -39,6 +38,21 @@ extension TreeListing {
             // Else a path come and gone (a temporary file of a save, say): a walk would not see it.
         }
         return (changed, gone)
+    }
+
+    /// Whether a watched path lies where a watcher of the tree sees no change: above the root
+    /// (`../`) or inside a `.git` folder (never walked, so never watched).
+    static func isUnseenByWatcher(_ path: [UInt8]) -> Bool {
+        let dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
+        if path.count >= 3 && path[0] == dot && path[1] == dot && path[2] == slash { return true }
+        // A component `.git` followed by more.
+        var start = 0
+        for index in path.indices where path[index] == slash {
+            if index - start == 4 && path[start] == dot && path[start + 1] == UInt8(ascii: "g") && path[start + 2] == UInt8(ascii: "i")
+                && path[start + 3] == UInt8(ascii: "t") { return true }
+            start = index + 1
+        }
+        return false
     }
 
     /// Where `path` is among `entries` (in walk order: names sorted bytewise within a folder,

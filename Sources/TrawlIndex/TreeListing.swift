@@ -22,11 +22,15 @@ public struct TreeListing: Sendable, Equatable {
         /// unreadable when indexed): such a file is always searched.
         public var number: UInt32?
         public var signature: FileSignature
+        /// Not indexed because it holds a NUL byte: a search skips it unread while it is
+        /// unchanged (a search of a tree skips binary files).
+        public var isBinary: Bool
 
-        public init(path: [UInt8], number: UInt32?, signature: FileSignature) {
+        public init(path: [UInt8], number: UInt32?, signature: FileSignature, isBinary: Bool = false) {
             self.path = path
             self.number = number
             self.signature = signature
+            self.isBinary = number == nil && isBinary
         }
     }
 

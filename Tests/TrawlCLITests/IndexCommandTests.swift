@@ -73,6 +73,35 @@ import Testing
         try expectSameResults(in: tree, "refreshed index")
     }
 
+    /// A binary file the index lists is skipped unread while unchanged, as a search skips it;
+    /// `replace --strict`, which makes each binary file an error, still reads it. Replace
+    /// previews, with and without the index, are the same in both modes, a binary file changed
+    /// to text included.
+    @Test func replaceGivesTheSameResultsWithTheIndexBinaryFilesIncluded() throws {
+        let tree = try copyOfFixture("tree")
+        try ageAll(tree)
+        #expect(try trawl(["index", "."], in: tree).status == 0)
+        func expectSame(_ comment: String) throws {
+            for strict in [[], ["--strict"]] {
+                let with = try trawl(["replace", "--stats"] + strict + ["EventLoop", "RunLoop", "."], in: tree)
+                let without = try trawl(["replace", "--stats", "--no-index"] + strict + ["EventLoop", "RunLoop", "."], in: tree)
+                // The same messages and totals; only the time, and where the files came from, differ.
+                func untimed(_ stderr: String) -> String { stderr.replacing(/, [0-9.]+s(, files listed by the index)?/, with: "") }
+                #expect(with.stdout == without.stdout && with.status == without.status && untimed(with.stderr) == untimed(without.stderr),
+                        "\(comment) \(strict): \(with.stderr) / \(without.stderr)")
+            }
+            let with = try trawl(["find", "--stats", "-l", "EventLoop", "."], in: tree)
+            let without = try trawl(["find", "--stats", "--no-index", "-l", "EventLoop", "."], in: tree)
+            #expect(with.stdout == without.stdout && totals(with.stderr) == totals(without.stderr), "\(comment): \(with.stderr) / \(without.stderr)")
+        }
+        try expectSame("binary file indexed as binary")
+        // The binary file becomes text holding a match: searched again.
+        let binary = tree.appendingPathComponent("image.bin")
+        try "let e: EventLoop\n".write(to: binary, atomically: false, encoding: .utf8)
+        try age(binary, seconds: 1700)
+        try expectSame("binary file changed to text")
+    }
+
     @Test func anUnusableIndexIsReportedAndRebuilt() throws {
         let tree = try copyOfFixture("tree")
         try ageAll(tree)

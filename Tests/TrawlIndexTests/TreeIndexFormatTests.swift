@@ -36,7 +36,8 @@ import TrawlText
             if number == 3 { path += [0xFF, 0xFE] }
             listing.files.append(TreeListing.File(path: path, number: UInt32(number), signature: randomSignature(&random)))
             if number % 13 == 0 {
-                listing.files.append(TreeListing.File(path: Array("dir\(number % 7)/image\(number).png".utf8), number: nil, signature: randomSignature(&random)))
+                listing.files.append(TreeListing.File(path: Array("dir\(number % 7)/image\(number).png".utf8), number: nil, signature: randomSignature(&random),
+                                                      isBinary: number % 2 == 0))
             }
         }
         for folder in ["", "dir0", "dir0/sub", "dir1"] {
