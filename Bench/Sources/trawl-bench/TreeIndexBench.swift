@@ -61,6 +61,7 @@ struct TreeIndexBench {
                 return path
             })
         }
+        var csearchFigures: [String: Figure] = [:]
         for (name, arguments) in TreeIndexBench.queries where report.wants("index.tree.find.\(name)") {
             let mine = try timeCommand("index.tree.find.\(name)", [trawl, "find", "-l"] + arguments + [tree], runs: runs, report: report)
             let ours = files(mine.output)
@@ -75,11 +76,41 @@ struct TreeIndexBench {
                 let theirs = try timeCommand("index.tree.find.\(name).csearch", [csearch, "-l"] + arguments, runs: runs, report: report,
                                              environment: ["CSEARCHINDEX": csearchIndex])
                 report.addRatio("index.tree.find.\(name).speedup_vs_csearch", theirs.figure, over: mine.figure)
+                csearchFigures[name] = theirs.figure
                 let found = files(theirs.output)
                 // csearch indexes every file (ignored, hidden and binary ones too, which rg and
                 // trawl skip): its list may hold more, never fewer.
                 report.agree("index.tree.find.\(name)", peer: "csearch", equal: ours.isSubset(of: found),
                              "csearch \(found.count) files: \(found.subtracting(ours).count) more (files trawl and rg skip), \(ours.subtracting(found).count) missing")
+            }
+        }
+
+        // The same queries while `trawl index --watch` runs: the files that changed come from it,
+        // no file is stat'ed. The lists are checked against rg's; csearch's figures are the ones
+        // just measured.
+        if TreeIndexBench.queries.contains(where: { report.wants("index.tree.find_watched.\($0.name)") }) {
+            let watcher = try Child.start(trawl, ["index", "--watch", tree])
+            defer {
+                kill(watcher.pid, SIGINT)
+                _ = watcher.finish(limit: 60)
+            }
+            let deadline = Date(timeIntervalSinceNow: 300)
+            while !((try? String(contentsOfFile: watcher.errorFile, encoding: .utf8))?.contains("watching") ?? false) {
+                guard Date() < deadline, kill(watcher.pid, 0) == 0 else {
+                    throw BenchError("trawl index --watch did not start: \((try? String(contentsOfFile: watcher.errorFile, encoding: .utf8)) ?? "")")
+                }
+                usleep(20_000)
+            }
+            for (name, arguments) in TreeIndexBench.queries where report.wants("index.tree.find_watched.\(name)") {
+                let mine = try timeCommand("index.tree.find_watched.\(name)", [trawl, "find", "-l"] + arguments + [tree], runs: runs, report: report)
+                if let rg = tool("rg") {
+                    let expected = files(try runTool(rg, ["-l"] + arguments + [tree]).stdout)
+                    report.agree("index.tree.find_watched.\(name)", peer: "rg", equal: files(mine.output) == expected,
+                                 "trawl \(files(mine.output).count) files, rg \(expected.count)")
+                }
+                if let theirs = csearchFigures[name] {
+                    report.addRatio("index.tree.find_watched.\(name).speedup_vs_csearch", theirs, over: mine.figure)
+                }
             }
         }
 
