@@ -67,6 +67,8 @@ public struct TreeIndexNarrowing: Sendable {
 
     private var indexed: [Root] = []
     private var listing: (root: FilePath, files: [TreeListing.File], candidates: Set<UInt32>?, watched: (changed: Set<Int>, gone: Set<Int>)?)?
+    /// The files a watcher selected for the query, from the index it holds open.
+    private var served: (root: FilePath, selection: TreeWatchChannel.Selection)?
     /// Indexes found but unusable (the search goes on without them).
     public private(set) var problems: [String] = []
 
@@ -81,6 +83,14 @@ public struct TreeIndexNarrowing: Sendable {
         self.skipsBinaryFiles = skipsBinaryFiles
         for root in roots {
             guard case .success(let status) = root.status(), status.st_mode & S_IFMT == S_IFDIR else { continue }
+            // A watcher of the tree, when one runs, answers from the index it holds open: this
+            // search opens none.
+            let listable = roots.count == 1 && options.selectsDefaultFiles
+            if listable && options.excludes == nil,
+               let selection = TreeWatchChannel.selection(at: status, for: query, skipsBinaryFiles: skipsBinaryFiles) {
+                served = (root, selection)
+                return
+            }
             let stored: StoredTreeIndex
             let candidates: Set<UInt32>?
             do {
@@ -91,7 +101,7 @@ public struct TreeIndexNarrowing: Sendable {
                 problems.append("\(TreeIndexStore.manifestPath(root)): \(error); searching without it (trawl index --rebuild builds it again)")
                 continue
             }
-            if roots.count == 1 && options.selectsDefaultFiles {
+            if listable {
                 // A watcher of the tree, when one runs, says which files changed: no `stat`s.
                 if let changes = TreeWatchChannel.changes(at: status, since: stored.identity),
                    let watched = stored.listing.filesChanged(by: changes, root: root) {
@@ -111,10 +121,10 @@ public struct TreeIndexNarrowing: Sendable {
     }
 
     /// Whether the files come from an index's listing, without a walk.
-    public var listsFiles: Bool { listing != nil }
+    public var listsFiles: Bool { listing != nil || served != nil }
 
     /// Whether a watcher of the tree said which listed files changed (none is `stat`ed).
-    public var usesWatcher: Bool { listing?.watched != nil }
+    public var usesWatcher: Bool { listing?.watched != nil || served != nil }
 
     /// What handing the files over found.
     public struct Handover: Sendable {
@@ -132,6 +142,14 @@ public struct TreeIndexNarrowing: Sendable {
     /// Hands the files to search under `roots` to `visit` in walk order, from the listing or from
     /// `walker`.
     public func files(_ roots: [FilePath], walker: Walker, visit: (NarrowedFile) -> Void) -> Handover {
+        if let served {
+            let prefix = TreeIndexer.prefix(of: served.root)
+            for path in served.selection.paths { visit(NarrowedFile(prefix: prefix, relative: path)) }
+            var handover = Handover()
+            handover.filesRuledOut = served.selection.filesRuledOut
+            handover.bytesRuledOut = served.selection.bytesRuledOut
+            return handover
+        }
         if let listing {
             return list(listing.root, listing.files, listing.candidates, watched: listing.watched, excludes: walker.options.excludes, visit: visit)
         }
@@ -152,6 +170,22 @@ public struct TreeIndexNarrowing: Sendable {
 
     private func list(_ root: FilePath, _ files: [TreeListing.File], _ candidates: Set<UInt32>?, watched: (changed: Set<Int>, gone: Set<Int>)?,
                       excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?, visit: (NarrowedFile) -> Void) -> Handover {
+        let selection = TreeIndexNarrowing.select(files, root: root, candidates: candidates, watched: watched, skipsBinaryFiles: skipsBinaryFiles,
+                                                  excludes: excludes)
+        let prefix = TreeIndexer.prefix(of: root)
+        for position in selection.positions { visit(NarrowedFile(prefix: prefix, relative: files[position].path)) }
+        var handover = Handover()
+        handover.filesRuledOut = selection.filesRuledOut
+        handover.bytesRuledOut = selection.bytesRuledOut
+        return handover
+    }
+
+    /// The listed files to search (their positions, in walk order) and those skipped (count and
+    /// bytes): a file is skipped when the index rules it out (`candidates`, or a binary file with
+    /// `skipsBinaryFiles`) and it is unchanged — the watcher did not name it (`watched`), or else
+    /// a sweep of `stat`s finds it as listed. The watcher answers a search with the same.
+    static func select(_ files: [TreeListing.File], root: FilePath, candidates: Set<UInt32>?, watched: (changed: Set<Int>, gone: Set<Int>)?,
+                       skipsBinaryFiles: Bool, excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?) -> (positions: [Int], filesRuledOut: Int, bytesRuledOut: Int) {
         // The walk asks `excludes` of every folder on the way and of the file: so does the listing
         // (once per folder).
         var excludedFolders: [[UInt8]: Bool] = [:]
@@ -183,25 +217,21 @@ public struct TreeIndexNarrowing: Sendable {
         }
         // The files ruled out that changed since are handed over with the candidates: the
         // watcher named them, or else all are stat'ed first, together.
-        let prefix = TreeIndexer.prefix(of: root)
-        var handover = Handover()
+        var filesRuledOut = 0, bytesRuledOut = 0
         var skipped = [Bool](repeating: false, count: files.count)
         func skip(_ position: Int) {
             skipped[position] = true
-            handover.filesRuledOut += 1
+            filesRuledOut += 1
             // A binary file skipped counts no bytes, as when a search skips it.
-            handover.bytesRuledOut += files[position].isBinary ? 0 : files[position].signature.size
+            bytesRuledOut += files[position].isBinary ? 0 : files[position].signature.size
         }
         if let watched {
             for position in ruledOut where !watched.changed.contains(position) { skip(position) }
         } else {
             let ruledOutPositions = ruledOut
-            let now = SignatureSweep.current(prefix: prefix, count: ruledOutPositions.count) { files[ruledOutPositions[$0]].path }
+            let now = SignatureSweep.current(prefix: TreeIndexer.prefix(of: root), count: ruledOutPositions.count) { files[ruledOutPositions[$0]].path }
             for (position, signature) in zip(ruledOutPositions, now) where files[position].signature.matches(signature) { skip(position) }
         }
-        for position in selected where !skipped[position] {
-            visit(NarrowedFile(prefix: prefix, relative: files[position].path))
-        }
-        return handover
+        return (selected.filter { !skipped[$0] }, filesRuledOut, bytesRuledOut)
     }
 }

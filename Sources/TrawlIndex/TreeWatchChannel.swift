@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CTrawlSystem
 import SystemPackage
+import TrawlMatch
 
 /// How a search asks a tree's watcher (``TreeWatcher``) what changed since the index state it
 /// opened. One request per connection, one reply, then the watcher closes it:
@@ -13,7 +14,18 @@ import SystemPackage
 /// request   "trawl-watch 1 changes " + 16 hex digits (the manifest's identity) + "\n"
 /// reply     "ok\n" then each changed path (relative to the root) followed by a NUL byte,
 ///           or "unknown\n" (a state the watcher does not vouch for, or changes it lost)
+///
+/// request   "trawl-watch 1 search " + "b" (binary files skipped) or "-" + " " + the literal
+///           query in hex (below) + "\n"
+/// reply     "ok\n", files ruled out and their bytes in decimal ("N B\n"), then each file to
+///           search (relative to the root, in walk order) followed by a NUL byte; or "unknown\n"
+/// query     "A" (any file) | "L" varint n, n bytes, n caseless flags (0/1) | "&" or "|"
+///           varint n, then n queries
 /// ```
+///
+/// The second asks the watcher, which holds the index open, to answer the query itself: the
+/// search then opens no index (decoding a listing of tens of thousands of files was most of a
+/// search for a rare word).
 ///
 /// The address is a Linux abstract socket named after the user and the root folder's device and
 /// inode (any path to the folder finds it); it needs no file in the tree and vanishes with the
@@ -39,8 +51,11 @@ public enum TreeWatchChannel {
         return UInt64(String(decoding: bytes[requestPrefix.count..<(bytes.count - 1)], as: UTF8.self), radix: 16)
     }
 
+    /// The reply of a watcher that cannot say.
+    static let unknownReply = Array("unknown\n".utf8)
+
     static func reply(_ changes: Set<[UInt8]>?) -> [UInt8] {
-        guard let changes else { return Array("unknown\n".utf8) }
+        guard let changes else { return unknownReply }
         var bytes = Array("ok\n".utf8)
         for path in changes {
             bytes += path
@@ -51,7 +66,7 @@ public enum TreeWatchChannel {
 
     /// The changes a complete reply gives: `.some(nil)` for "unknown", `nil` for a malformed reply.
     static func changes(inReply bytes: [UInt8]) -> Set<[UInt8]>?? {
-        if bytes == Array("unknown\n".utf8) { return .some(nil) }
+        if bytes == unknownReply { return .some(nil) }
         let head = Array("ok\n".utf8)
         guard bytes.starts(with: head), bytes.count == head.count || bytes.last == 0 else { return nil }
         var paths = Set<[UInt8]>()
@@ -66,6 +81,155 @@ public enum TreeWatchChannel {
     /// paths changed since the index state `identity`. `nil` when no watcher answers, in time,
     /// for that state: then the search checks the files itself.
     public static func changes(at folder: stat, since identity: UInt64) -> Set<[UInt8]>? {
+        exchange(request(since: identity), at: folder).flatMap { changes(inReply: $0) ?? nil }
+    }
+
+    /// What a watcher that answers a query sends back: the files to search, and those the index
+    /// rules out (unchanged since) with their bytes.
+    public struct Selection: Sendable, Equatable {
+        public var paths: [[UInt8]]
+        public var filesRuledOut: Int
+        public var bytesRuledOut: Int
+    }
+
+    /// Asks the watcher of the folder with `stat` `folder`, when one runs, to select the files
+    /// that can hold a match of `query` (binary files skipped unread with `skipsBinaryFiles`),
+    /// from the index it holds open and the changes it saw; `nil` when none answers in time or it
+    /// cannot vouch for its index.
+    public static func selection(at folder: stat, for query: LiteralQuery, skipsBinaryFiles: Bool) -> Selection? {
+        exchange(searchRequest(query, skipsBinaryFiles: skipsBinaryFiles), at: folder).flatMap { selection(inReply: $0) ?? nil }
+    }
+
+    static func searchRequest(_ query: LiteralQuery, skipsBinaryFiles: Bool) -> [UInt8] {
+        var encoded: [UInt8] = []
+        encode(query, into: &encoded)
+        let digits = Array("0123456789abcdef".utf8)
+        var request = searchPrefix + [skipsBinaryFiles ? UInt8(ascii: "b") : UInt8(ascii: "-"), UInt8(ascii: " ")]
+        for byte in encoded { request += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        request.append(UInt8(ascii: "\n"))
+        return request
+    }
+
+    static let searchPrefix = Array("trawl-watch 1 search ".utf8)
+
+    /// The query and binary flag of a complete search request; `nil` when `bytes` is not one.
+    static func search(inRequest bytes: [UInt8]) -> (query: LiteralQuery, skipsBinaryFiles: Bool)? {
+        let head = searchPrefix.count
+        guard bytes.count >= head + 3, bytes.starts(with: searchPrefix), bytes.last == UInt8(ascii: "\n"),
+              bytes[head + 1] == UInt8(ascii: " "), bytes[head] == UInt8(ascii: "b") || bytes[head] == UInt8(ascii: "-") else { return nil }
+        let hex = bytes[(head + 2)..<(bytes.count - 1)]
+        guard hex.count % 2 == 0 else { return nil }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(hex.count / 2)
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            guard let high = hexValue(hex[index]), let low = hexValue(hex[index + 1]) else { return nil }
+            encoded.append(high << 4 | low)
+            index += 2
+        }
+        var position = 0
+        guard let query = decode(encoded, at: &position, depth: 0), position == encoded.count else { return nil }
+        return (query, bytes[head] == UInt8(ascii: "b"))
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    private static func encode(_ query: LiteralQuery, into out: inout [UInt8]) {
+        func varint(_ value: Int) {
+            var value = UInt64(value)
+            while value >= 0x80 {
+                out.append(UInt8(value & 0x7F) | 0x80)
+                value >>= 7
+            }
+            out.append(UInt8(value))
+        }
+        switch query {
+        case .all: out.append(UInt8(ascii: "A"))
+        case .literal(let literal):
+            out.append(UInt8(ascii: "L"))
+            varint(literal.bytes.count)
+            out += literal.bytes
+            out += literal.caseless.map { $0 ? 1 : 0 }
+        case .and(let parts), .or(let parts):
+            if case .and = query { out.append(UInt8(ascii: "&")) } else { out.append(UInt8(ascii: "|")) }
+            varint(parts.count)
+            for part in parts { encode(part, into: &out) }
+        }
+    }
+
+    /// A query at `position` of `bytes`, or `nil` when they are not one (nesting is bounded).
+    private static func decode(_ bytes: [UInt8], at position: inout Int, depth: Int) -> LiteralQuery? {
+        func varint() -> Int? {
+            var value = 0, shift = 0
+            while position < bytes.count, shift < 35 {
+                let byte = bytes[position]
+                position += 1
+                value |= Int(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        guard depth < 64, position < bytes.count else { return nil }
+        let kind = bytes[position]
+        position += 1
+        switch kind {
+        case UInt8(ascii: "A"): return .all
+        case UInt8(ascii: "L"):
+            guard let count = varint(), count <= (bytes.count - position) / 2 else { return nil }
+            let literal = Array(bytes[position..<(position + count)])
+            let flags = bytes[(position + count)..<(position + 2 * count)]
+            position += 2 * count
+            guard flags.allSatisfy({ $0 <= 1 }), let parsed = QueryLiteral(bytes: literal, caseless: flags.map { $0 == 1 }) else { return nil }
+            return .literal(parsed)
+        case UInt8(ascii: "&"), UInt8(ascii: "|"):
+            guard let count = varint(), count <= bytes.count - position else { return nil }
+            var parts: [LiteralQuery] = []
+            for _ in 0..<count {
+                guard let part = decode(bytes, at: &position, depth: depth + 1) else { return nil }
+                parts.append(part)
+            }
+            return kind == UInt8(ascii: "&") ? .and(parts) : .or(parts)
+        default: return nil
+        }
+    }
+
+    static func reply(_ selection: Selection?) -> [UInt8] {
+        guard let selection else { return unknownReply }
+        var bytes = Array("ok\n\(selection.filesRuledOut) \(selection.bytesRuledOut)\n".utf8)
+        for path in selection.paths {
+            bytes += path
+            bytes.append(0)
+        }
+        return bytes
+    }
+
+    /// The selection a complete reply gives: `.some(nil)` for "unknown", `nil` when malformed.
+    static func selection(inReply bytes: [UInt8]) -> Selection?? {
+        if bytes == unknownReply { return .some(nil) }
+        let head = Array("ok\n".utf8)
+        guard bytes.starts(with: head), let lineEnd = bytes[head.count...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let counts = String(decoding: bytes[head.count..<lineEnd], as: UTF8.self).split(separator: " ")
+        guard counts.count == 2, let files = Int(counts[0]), let total = Int(counts[1]), files >= 0, total >= 0 else { return nil }
+        let rest = bytes[(lineEnd + 1)...]
+        guard rest.isEmpty || rest.last == 0 else { return nil }
+        var paths: [[UInt8]] = []
+        for path in rest.split(separator: 0, omittingEmptySubsequences: false).dropLast() {
+            guard !path.isEmpty else { return nil }
+            paths.append(Array(path))
+        }
+        return .some(Selection(paths: paths, filesRuledOut: files, bytesRuledOut: total))
+    }
+
+    /// Sends `request` to the watcher of `folder` and reads its whole reply; `nil` when no
+    /// watcher of the same user answers in time.
+    private static func exchange(_ request: [UInt8], at folder: stat) -> [UInt8]? {
         let name = address(of: folder)
         let descriptor = name.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { trawl_connect_abstract($0.baseAddress, $0.count, timeoutMilliseconds) }
@@ -73,8 +237,16 @@ public enum TreeWatchChannel {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard trawl_peer_uid(descriptor) == Int64(geteuid()) else { return nil }
-        let request = request(since: identity)
-        let sent = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let sent = request.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                let count = send(descriptor, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                sent += count
+            }
+            return sent
+        }
         guard sent == request.count else { return nil }
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -86,6 +258,6 @@ public enum TreeWatchChannel {
             if got == 0 { break }
             reply += chunk[0..<got]
         }
-        return changes(inReply: reply) ?? nil
+        return reply
     }
 }

@@ -7,6 +7,7 @@ import CTrawlSystem
 import Dispatch
 import Synchronization
 import SystemPackage
+import TrawlMatch
 
 /// Keeps a tree's index fresh and tells searches what changed since, so that a search with an
 /// index need not `stat` every file it rules out (tens of thousands of calls, most of a search for
@@ -156,7 +157,17 @@ public final class TreeWatcher: Sendable {
         var cookies = 0
         /// Searches that asked, by descriptor: what they sent so far, or (once asked) their cookie.
         var asking: [Int32: (request: [UInt8], deadline: UInt64)] = [:]
-        var waiting: [(descriptor: Int32, identity: UInt64, cookie: Int, deadline: UInt64)] = []
+        var waiting: [(descriptor: Int32, request: Request, cookie: Int, deadline: UInt64)] = []
+        /// The index in the state the log vouches for last, open (tables read) to answer queries.
+        var opened: StoredTreeIndex?
+
+        /// What a search asked.
+        enum Request {
+            /// The paths changed since an index state.
+            case changes(since: UInt64)
+            /// The files to search for a query.
+            case selection(LiteralQuery, skipsBinaryFiles: Bool)
+        }
 
         init(watcher: TreeWatcher) { self.watcher = watcher }
 
@@ -278,6 +289,13 @@ public final class TreeWatcher: Sendable {
                 }
                 let identity = TreeIndexFormat.identity(ofManifest: TreeIndexFormat.encode(manifest))
                 log.finishRefresh(identity: identity, trusted: trusted)
+                // Opened as written: another writer's index (whose changes the log does not
+                // know) is not used to answer queries.
+                if case .success(let stored?) = TreeIndexStore.open(root: watcher.root), stored.identity == identity {
+                    opened = stored
+                } else {
+                    opened = nil
+                }
                 // Another writer replaced the index meanwhile, or the log is spoiled: again.
                 if !trusted || indexReplaced && TreeIndexStore.storedIdentity(root: watcher.root) != identity || log.needsRefresh { noteChange() }
                 report(.refreshed(outcome, nanoseconds: elapsed, trusted: trusted))
@@ -388,12 +406,18 @@ public final class TreeWatcher: Sendable {
                 return
             }
             entry.request += chunk[0..<count]
-            guard entry.request.last == UInt8(ascii: "\n") || entry.request.count > 64 else {
+            // A query's literals are short; a request past this is not one.
+            guard entry.request.last == UInt8(ascii: "\n") || entry.request.count > 1 << 20 else {
                 asking[descriptor] = entry
                 return
             }
             asking[descriptor] = nil
-            guard let identity = TreeWatchChannel.identity(inRequest: entry.request) else {
+            let request: Request
+            if let identity = TreeWatchChannel.identity(inRequest: entry.request) {
+                request = .changes(since: identity)
+            } else if let search = TreeWatchChannel.search(inRequest: entry.request) {
+                request = .selection(search.query, skipsBinaryFiles: search.skipsBinaryFiles)
+            } else {
                 close(descriptor)
                 return
             }
@@ -403,11 +427,34 @@ public final class TreeWatcher: Sendable {
             let made = cookie.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
             guard made >= 0, indexFolder != nil else {
                 if made >= 0 { close(made) }
-                reply(descriptor, nil)
+                reply(descriptor, TreeWatchChannel.unknownReply)
                 return
             }
             close(made)
-            waiting.append((descriptor, identity, cookies, entry.deadline))
+            waiting.append((descriptor, request, cookies, entry.deadline))
+        }
+
+        /// The reply to `request`, every change made before it counted.
+        func answer(_ request: Request) -> [UInt8] {
+            switch request {
+            case .changes(let identity):
+                return TreeWatchChannel.reply(log.changes(since: identity))
+            case .selection(let query, let skipsBinaryFiles):
+                guard let stored = opened, let changes = log.changes(since: stored.identity),
+                      let watched = stored.listing.filesChanged(by: changes, root: watcher.root) else {
+                    return TreeWatchChannel.unknownReply
+                }
+                let candidates: Set<UInt32>?
+                do { candidates = try stored.candidates(for: query) } catch {
+                    // A damaged index: the search opens it and says so.
+                    return TreeWatchChannel.unknownReply
+                }
+                let files = stored.listing.files
+                let selected = TreeIndexNarrowing.select(files, root: watcher.root, candidates: candidates, watched: watched,
+                                                         skipsBinaryFiles: skipsBinaryFiles, excludes: nil)
+                return TreeWatchChannel.reply(TreeWatchChannel.Selection(paths: selected.positions.map { files[$0].path },
+                                                                         filesRuledOut: selected.filesRuledOut, bytesRuledOut: selected.bytesRuledOut))
+            }
         }
 
         /// Answers the searches whose cookies are at most `number`, and removes those cookies.
@@ -415,7 +462,7 @@ public final class TreeWatcher: Sendable {
             let due = waiting.filter { $0.cookie <= number }
             waiting.removeAll { $0.cookie <= number }
             for search in due {
-                reply(search.descriptor, log.changes(since: search.identity))
+                reply(search.descriptor, answer(search.request))
                 removeCookie(search.cookie)
             }
         }
@@ -423,7 +470,7 @@ public final class TreeWatcher: Sendable {
         /// After lost events: every waiting search is told the watcher cannot say.
         mutating func answerAll() {
             for search in waiting {
-                reply(search.descriptor, nil)
+                reply(search.descriptor, TreeWatchChannel.unknownReply)
                 removeCookie(search.cookie)
             }
             waiting.removeAll()
@@ -434,13 +481,12 @@ public final class TreeWatcher: Sendable {
             _ = cookie.withPlatformString { unlink($0) }
         }
 
-        func reply(_ descriptor: Int32, _ changes: Set<[UInt8]>?) {
+        func reply(_ descriptor: Int32, _ bytes: [UInt8]) {
             // The reply may be long (a checkout changes thousands of files): sent blocking, within
             // a time limit.
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             var limit = timeval(tv_sec: 1, tv_usec: 0)
             setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            let bytes = TreeWatchChannel.reply(changes)
             bytes.withUnsafeBytes { raw in
                 var sent = 0
                 while sent < raw.count {
@@ -461,7 +507,7 @@ public final class TreeWatcher: Sendable {
                 close(descriptor)
             }
             for search in waiting where search.deadline <= now {
-                reply(search.descriptor, nil)
+                reply(search.descriptor, TreeWatchChannel.unknownReply)
                 removeCookie(search.cookie)
             }
             waiting.removeAll { $0.deadline <= now }

@@ -127,6 +127,15 @@ public struct QueryLiteral: Hashable, Sendable, CustomStringConvertible {
         caseless = units.map { $0 & PrefilterLiteral.caselessFlag != 0 }
     }
 
+    /// A literal of these bytes, each a letter matching in either ASCII case where `caseless`
+    /// says so (then lowercase); `nil` when they do not fit (lengths differ, an uppercase or
+    /// non-letter byte marked caseless). For a literal carried as data.
+    public init?(bytes: [UInt8], caseless: [Bool]) {
+        guard bytes.count == caseless.count,
+              zip(bytes, caseless).allSatisfy({ byte, flag in !flag || (0x61...0x7A).contains(byte) }) else { return nil }
+        self.init(units: zip(bytes, caseless).map { $1 ? PrefilterLiteral.caselessFlag | UInt16($0) : UInt16($0) })
+    }
+
     /// A literal of exact bytes, or of ASCII-caseless ones (letters are lowercased).
     public init(_ text: String, ignoringASCIICase: Bool = false) {
         self.init(units: text.utf8.map { byte in

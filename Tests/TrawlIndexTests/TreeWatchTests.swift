@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import Testing
 @testable import TrawlIndex
+import TrawlMatch
 import TrawlTestSupport
 
 /// The parts of a tree's watcher that need no file system events: its change log, its messages,
@@ -59,10 +60,49 @@ import TrawlTestSupport
             })
             #expect(TreeWatchChannel.changes(inReply: TreeWatchChannel.reply(paths)) == .some(.some(paths)))
         }
-        #expect(TreeWatchChannel.changes(inReply: TreeWatchChannel.reply(nil)) == .some(nil))
+        #expect(TreeWatchChannel.changes(inReply: TreeWatchChannel.reply(nil as Set<[UInt8]>?)) == .some(nil))
         for bad in ["", "ok", "ok\na", "ok\n\0", "unknown", "trawl-watch 1 changes 12\n"] {
             #expect(TreeWatchChannel.changes(inReply: Array(bad.utf8)) == nil, "\(bad)")
             #expect(TreeWatchChannel.identity(inRequest: Array(bad.utf8)) == nil, "\(bad)")
+        }
+    }
+
+    /// A random literal query: literals of any bytes, some letters caseless, nested in ANDs and ORs.
+    func randomQuery(_ random: inout SeededGenerator, depth: Int = 0) -> LiteralQuery {
+        switch depth < 3 ? Int.random(in: 0...3, using: &random) : Int.random(in: 0...1, using: &random) {
+        case 0: return .all
+        case 1:
+            let bytes = (0..<Int.random(in: 1...12, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let caseless = bytes.map { (0x61...0x7A).contains($0) && Bool.random(using: &random) }
+            return .literal(QueryLiteral(bytes: bytes, caseless: caseless)!)
+        case 2: return .and((0..<Int.random(in: 0...4, using: &random)).map { _ in randomQuery(&random, depth: depth + 1) })
+        default: return .or((0..<Int.random(in: 0...4, using: &random)).map { _ in randomQuery(&random, depth: depth + 1) })
+        }
+    }
+
+    @Test func searchRequestsAndSelectionsReadBackWhatWasSent() {
+        var random = SeededGenerator(seed: 11)
+        for _ in 0..<300 {
+            let query = randomQuery(&random)
+            let skips = Bool.random(using: &random)
+            let parsed = TreeWatchChannel.search(inRequest: TreeWatchChannel.searchRequest(query, skipsBinaryFiles: skips))
+            #expect(parsed?.query == query && parsed?.skipsBinaryFiles == skips, "\(query)")
+            let selection = TreeWatchChannel.Selection(
+                paths: (0..<Int.random(in: 0...20, using: &random)).map { _ in
+                    (0..<Int.random(in: 1...30, using: &random)).map { _ in UInt8.random(in: 1...255, using: &random) }
+                },
+                filesRuledOut: Int.random(in: 0...100_000, using: &random), bytesRuledOut: Int.random(in: 0...1 << 40, using: &random))
+            #expect(TreeWatchChannel.selection(inReply: TreeWatchChannel.reply(selection)) == .some(.some(selection)))
+        }
+        #expect(TreeWatchChannel.selection(inReply: TreeWatchChannel.unknownReply) == .some(nil))
+        // Odd digits, an unknown flag, a literal longer than what follows, not hex, and "L" with one
+        // byte "A" marked caseless (not a lowercase letter).
+        for bad in ["trawl-watch 1 search b 4\n", "trawl-watch 1 search x 41\n", "trawl-watch 1 search b 4c05\n", "trawl-watch 1 search b zz\n",
+                    "trawl-watch 1 search b 4c014101\n"] {
+            #expect(TreeWatchChannel.search(inRequest: Array(bad.utf8)) == nil, "\(bad)")
+        }
+        for bad in ["ok\n", "ok\n1\n", "ok\n1 2\na", "ok\n-1 2\n"] {
+            #expect(TreeWatchChannel.selection(inReply: Array(bad.utf8)) == nil, "\(bad)")
         }
     }
 
