@@ -56,7 +56,9 @@ public struct IndexRun: Sendable {
     /// ("watching"), and prints each refresh's figures with `--stats`.
     private func runWatching() -> Int32 {
         let watcher: TreeWatcher
-        do { watcher = try TreeWatcher(root: root) } catch {
+        // TRAWL_WATCH_EVENT_DELAY_MS: for tests (events read late, to show the cookie at work).
+        let delay = getenv("TRAWL_WATCH_EVENT_DELAY_MS").flatMap { Int(String(cString: $0)) } ?? 0
+        do { watcher = try TreeWatcher(root: root, eventDelayMilliseconds: delay) } catch {
             Console.error("\(error)")
             return 2
         }

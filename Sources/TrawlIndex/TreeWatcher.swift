@@ -74,8 +74,15 @@ public final class TreeWatcher: Sendable {
     static let indexFolderMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     static let cookiePrefix = Array("cookie-".utf8)
 
+    /// How long events wait before they are read (0 but in tests).
+    let eventDelayNanoseconds: UInt64
+
     /// Claims the tree at `root` (one watcher per tree) and opens the watch; `run()` does the rest.
-    public init(root: FilePath) throws(Error) {
+    /// `eventDelayMilliseconds` is for tests: each batch of events waits that long before it is
+    /// read, so that a search's question arrives before the events of the changes made just
+    /// before it (which the cookie must still make count).
+    public init(root: FilePath, eventDelayMilliseconds: Int = 0) throws(Error) {
+        eventDelayNanoseconds = UInt64(max(0, eventDelayMilliseconds)) * 1_000_000
         #if os(Linux)
         guard case .success(let status) = root.status(), status.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(root.string) }
         self.root = root
@@ -154,6 +161,8 @@ public final class TreeWatcher: Sendable {
         var firstChange: UInt64?
         var lastChange: UInt64 = 0
         var indexReplaced = false
+        /// When events seen waiting are to be read (in tests, with a delay).
+        var eventsDue: UInt64?
         var cookies = 0
         /// Searches that asked, by descriptor: what they sent so far, or (once asked) their cookie.
         var asking: [Int32: (request: [UInt8], deadline: UInt64)] = [:]
@@ -187,15 +196,22 @@ public final class TreeWatcher: Sendable {
             beginRefresh()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
+                // Events held back (in tests) are not polled for until they are due.
                 var descriptors = [pollfd(fd: watcher.stopPipe.read, events: Int16(POLLIN), revents: 0),
-                                   pollfd(fd: watcher.notifications, events: Int16(POLLIN), revents: 0),
+                                   pollfd(fd: eventsDue == nil ? watcher.notifications : -1, events: Int16(POLLIN), revents: 0),
                                    pollfd(fd: watcher.refreshPipe.read, events: Int16(POLLIN), revents: 0),
                                    pollfd(fd: watcher.listener, events: Int16(POLLIN), revents: 0)]
                 for descriptor in asking.keys { descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
                 let ready = poll(&descriptors, nfds_t(descriptors.count), timeout())
                 if ready < 0 && errno != EINTR { throw .system("poll", errno) }
                 if descriptors[0].revents != 0 { return }
-                if descriptors[1].revents != 0 { try readEvents(into: &buffer, report: report) }
+                if descriptors[1].revents != 0 {
+                    if watcher.eventDelayNanoseconds == 0 { try readEvents(into: &buffer, report: report) } else { eventsDue = monotonicNow() + watcher.eventDelayNanoseconds }
+                }
+                if let due = eventsDue, monotonicNow() >= due {
+                    eventsDue = nil
+                    try readEvents(into: &buffer, report: report)
+                }
                 if descriptors[2].revents != 0 { try finishRefresh(report: report) }
                 if descriptors[3].revents != 0 { accept() }
                 for entry in descriptors.dropFirst(4) where entry.revents != 0 { read(from: entry.fd) }
@@ -213,7 +229,7 @@ public final class TreeWatcher: Sendable {
             if !log.isRefreshing, let first = firstChange {
                 until = min(lastChange + TreeWatcher.quietNanoseconds, first + TreeWatcher.longestWaitNanoseconds)
             }
-            for deadline in asking.values.map(\.deadline) + waiting.map(\.deadline) { until = min(until ?? deadline, deadline) }
+            for deadline in asking.values.map(\.deadline) + waiting.map(\.deadline) + (eventsDue.map { [$0] } ?? []) { until = min(until ?? deadline, deadline) }
             guard let until else { return -1 }
             let now = monotonicNow()
             return until <= now ? 0 : Int32(min(10_000, (until - now) / 1_000_000 + 1))

@@ -11,8 +11,8 @@ import TrawlTestSupport
     let listing = IndexListingTests()
 
     /// A watcher started on `tree`, once it says searches can rely on it.
-    func startWatcher(_ tree: URL) throws -> Child {
-        let child = try Child.start(trawlBinary.path, ["index", "--watch", "."], in: tree)
+    func startWatcher(_ tree: URL, environment: [String: String] = [:]) throws -> Child {
+        let child = try Child.start(trawlBinary.path, ["index", "--watch", "."], in: tree, environment: environment)
         let deadline = Date(timeIntervalSinceNow: 60)
         while Date() < deadline {
             if let said = try? String(contentsOfFile: child.errorFile, encoding: .utf8), said.contains("watching") { return child }
@@ -144,6 +144,28 @@ import TrawlTestSupport
         // Most edits of listed files are followed through the watcher (a refresh landing between
         // the change and the search can make a search check the files itself, which is correct).
         #expect(fresh > 0 && watchedAfterEdit * 2 >= fresh, "\(watchedAfterEdit) of \(fresh) searches after an edit used the watcher")
+        #else
+        print("skipped: the watcher needs inotify (Linux)")
+        #endif
+    }
+
+    /// A change made just before a search counts even when the watcher has not read its event
+    /// yet (here each batch of events waits 150 ms): the search's question waits for the cookie
+    /// the watcher made after it came.
+    @Test func aChangeJustBeforeASearchCountsThoughItsEventIsReadLate() throws {
+        #if os(Linux)
+        let tree = try listing.indexedTree()
+        let watcher = try startWatcher(tree, environment: ["TRAWL_WATCH_EVENT_DELAY_MS": "150"])
+        defer { stop(watcher) }
+        let file = tree.appendingPathComponent("Sources/App/main.swift")
+        for round in 0..<4 {
+            try waitUntilWatched(tree)
+            let needle = round % 2 == 0
+            try (needle ? "let needle = \(round)\n" : "let other = \(round)\n").write(to: file, atomically: false, encoding: .utf8)
+            let found = try trawl(["find", "--stats", "-l", "needle", "."], in: tree)
+            #expect(found.stdout.contains("main.swift") == needle, "round \(round): \(found.stdout)")
+            try expectSameResults(in: tree, "round \(round)")
+        }
         #else
         print("skipped: the watcher needs inotify (Linux)")
         #endif
