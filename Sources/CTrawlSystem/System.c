@@ -155,6 +155,7 @@ static int abstract_address(const char *name, size_t length, struct sockaddr_un 
 #endif
 }
 
+#if defined(__linux__)
 /// Closes a socket that failed to set up; returns -1 with the failure's errno.
 static int close_keeping_errno(int descriptor) {
     int code = errno;
@@ -162,6 +163,7 @@ static int close_keeping_errno(int descriptor) {
     errno = code;
     return -1;
 }
+#endif
 
 int trawl_listen_abstract(const char *name, size_t length) {
     struct sockaddr_un address;

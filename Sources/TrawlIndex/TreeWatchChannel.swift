@@ -227,6 +227,26 @@ public enum TreeWatchChannel {
         return .some(Selection(paths: paths, filesRuledOut: files, bytesRuledOut: total))
     }
 
+    /// Sends all of `bytes` on the socket `descriptor` (within its time limit); whether it did.
+    static func sendAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        // A peer gone is an error here, not a SIGPIPE (Linux; elsewhere there is no watcher).
+        #if os(Linux)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        return bytes.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                let count = send(descriptor, raw.baseAddress! + sent, raw.count - sent, flags)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                sent += count
+            }
+            return true
+        }
+    }
+
     /// Sends `request` to the watcher of `folder` and reads its whole reply; `nil` when no
     /// watcher of the same user answers in time.
     private static func exchange(_ request: [UInt8], at folder: stat) -> [UInt8]? {
@@ -237,17 +257,7 @@ public enum TreeWatchChannel {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard trawl_peer_uid(descriptor) == Int64(geteuid()) else { return nil }
-        let sent = request.withUnsafeBytes { raw in
-            var sent = 0
-            while sent < raw.count {
-                let count = send(descriptor, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                sent += count
-            }
-            return sent
-        }
-        guard sent == request.count else { return nil }
+        guard sendAll(request, to: descriptor) else { return nil }
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -69,9 +69,11 @@ public final class TreeWatcher: Sendable {
     /// Changes settle when no event came for this long (or this long after the first of a burst).
     static let quietNanoseconds: UInt64 = 250_000_000
     static let longestWaitNanoseconds: UInt64 = 2_000_000_000
+    #if os(Linux)
     static let folderMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
         | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
     static let indexFolderMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    #endif
     static let cookiePrefix = Array("cookie-".utf8)
 
     /// How long events wait before they are read (0 but in tests).
@@ -503,15 +505,8 @@ public final class TreeWatcher: Sendable {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             var limit = timeval(tv_sec: 1, tv_usec: 0)
             setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            bytes.withUnsafeBytes { raw in
-                var sent = 0
-                while sent < raw.count {
-                    let count = send(descriptor, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { break }
-                    sent += count
-                }
-            }
+            // A search that went away meanwhile is no matter.
+            _ = TreeWatchChannel.sendAll(bytes, to: descriptor)
             close(descriptor)
         }
 
