@@ -521,8 +521,3 @@ private func renderLines(_ cursor: inout MatchCursor, text: ContiguousText, byte
     }
 }
 
-func monotonicNanoseconds() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-}

@@ -132,8 +132,14 @@ struct StoredSegment: Sendable {
             let mid = (low + high) / 2
             if self.key(at: mid) < key { low = mid + 1 } else { high = mid }
         }
-        guard low < count, self.key(at: low) == key else { return PostingList() }
-        return try list(at: low)
+        guard low < count, self.key(at: low) == key else {
+            // Keys read as zeros (the file shrank during the search) are no proof of absence.
+            guard storedTable?.faulted != true else { throw .corrupt("truncated") }
+            return PostingList()
+        }
+        let found = try list(at: low)
+        guard storedTable?.faulted != true else { throw .corrupt("truncated") }
+        return found
     }
 
     func key(at entry: Int) -> UInt32 {

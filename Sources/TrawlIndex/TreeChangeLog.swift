@@ -25,11 +25,18 @@ public struct TreeChangeLog: Sendable, Equatable {
     /// Whether a refresh is under way.
     public var isRefreshing: Bool { pending != nil }
 
+    /// Past this many paths a record is spoiled (a search would `stat` as many anyway), so it
+    /// cannot grow without bound while refreshes fail.
+    static let longestRecord = 100_000
+
     /// A path (relative to the root) changed.
     public mutating func record(_ path: [UInt8]) {
         current?.paths?.insert(path)
         previous?.paths?.insert(path)
         if case .some(.some) = pending { pending!!.insert(path) }
+        if current?.paths?.count ?? 0 > TreeChangeLog.longestRecord { current?.paths = nil }
+        if previous?.paths?.count ?? 0 > TreeChangeLog.longestRecord { previous?.paths = nil }
+        if case .some(.some(let paths)) = pending, paths.count > TreeChangeLog.longestRecord { pending = .some(nil) }
     }
 
     /// Something changed that no path names: every record is spoiled.

@@ -86,10 +86,15 @@ public struct TreeIndexNarrowing: Sendable {
             // A watcher of the tree, when one runs, answers from the index it holds open: this
             // search opens none.
             let listable = roots.count == 1 && options.selectsDefaultFiles
-            if listable && options.excludes == nil,
-               let selection = TreeWatchChannel.selection(at: status, for: query, skipsBinaryFiles: skipsBinaryFiles) {
-                served = (root, selection)
-                return
+            // Whether to ask a watcher what changed, below: not when one was asked already.
+            var asksChanges = listable
+            if listable && options.excludes == nil {
+                switch TreeWatchChannel.selection(at: status, for: query, skipsBinaryFiles: skipsBinaryFiles) {
+                case .answered(let selection):
+                    served = (root, selection)
+                    return
+                case .cannotSay, .noWatcher: asksChanges = false
+                }
             }
             let stored: StoredTreeIndex
             let candidates: Set<UInt32>?
@@ -103,7 +108,7 @@ public struct TreeIndexNarrowing: Sendable {
             }
             if listable {
                 // A watcher of the tree, when one runs, says which files changed: no `stat`s.
-                if let changes = TreeWatchChannel.changes(at: status, since: stored.identity),
+                if asksChanges, let changes = TreeWatchChannel.changes(at: status, since: stored.identity),
                    let watched = stored.listing.filesChanged(by: changes, root: root) {
                     listing = (root, stored.listing.files, candidates, watched)
                     return
@@ -137,6 +142,11 @@ public struct TreeIndexNarrowing: Sendable {
         public var bytesRuledOut = 0
 
         public init(walk: Walker.Result = Walker.Result()) { self.walk = walk }
+
+        init(filesRuledOut: Int, bytesRuledOut: Int) {
+            self.filesRuledOut = filesRuledOut
+            self.bytesRuledOut = bytesRuledOut
+        }
     }
 
     /// Hands the files to search under `roots` to `visit` in walk order, from the listing or from
@@ -145,10 +155,7 @@ public struct TreeIndexNarrowing: Sendable {
         if let served {
             let prefix = TreeIndexer.prefix(of: served.root)
             for path in served.selection.paths { visit(NarrowedFile(prefix: prefix, relative: path)) }
-            var handover = Handover()
-            handover.filesRuledOut = served.selection.filesRuledOut
-            handover.bytesRuledOut = served.selection.bytesRuledOut
-            return handover
+            return Handover(filesRuledOut: served.selection.filesRuledOut, bytesRuledOut: served.selection.bytesRuledOut)
         }
         if let listing {
             return list(listing.root, listing.files, listing.candidates, watched: listing.watched, excludes: walker.options.excludes, visit: visit)
@@ -174,10 +181,7 @@ public struct TreeIndexNarrowing: Sendable {
                                                   excludes: excludes)
         let prefix = TreeIndexer.prefix(of: root)
         for position in selection.positions { visit(NarrowedFile(prefix: prefix, relative: files[position].path)) }
-        var handover = Handover()
-        handover.filesRuledOut = selection.filesRuledOut
-        handover.bytesRuledOut = selection.bytesRuledOut
-        return handover
+        return Handover(filesRuledOut: selection.filesRuledOut, bytesRuledOut: selection.bytesRuledOut)
     }
 
     /// The listed files to search (their positions, in walk order) and those skipped (count and

@@ -12,10 +12,12 @@ extension TreeListing {
     /// gone since (`gone`: a walk would not find them), or `nil` when the listing no longer says
     /// what a walk would find — an entry added, a listed folder changed, an ignore file or
     /// `.git` marker touched, or a path the watcher cannot see (above the root, inside `.git`)
-    /// changed. Costs a `stat` per changed path and per unseen path, and no more.
+    /// changed. Costs a `stat` per changed path and per ignore file or marker, and no more.
     public func filesChanged(by changes: Set<[UInt8]>, root: FilePath) -> (changed: Set<Int>, gone: Set<Int>)? {
         guard isComplete, root.resolved()?.bytes == self.root else { return nil }
-        for path in watched where TreeListing.isUnseenByWatcher(path.path) {
+        // Every ignore file and marker, stat'ed: those above the root or in `.git` are not
+        // watched, and one that is a link changes with its target, unseen (a few hundred here).
+        for path in watched {
             guard path.isCurrent(FileSignature.of(root.appending(relative: path.path))) else { return nil }
         }
         var changed = Set<Int>(), gone = Set<Int>()
@@ -23,12 +25,15 @@ extension TreeListing {
             let name = path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[($0 + 1)...]) } ?? path
             if TreeListing.ignoreFileNames.contains(name) || name == TreeListing.repositoryMarker { return nil }
             if let position = TreeListing.position(of: path, in: files, \.path) {
-                guard let now = FileSignature.of(root.appending(relative: path)) else {
+                // Not followed: a file replaced by a link is not what the walk would select.
+                switch root.appending(relative: path).linkStatus() {
+                case .failure(let error) where error == .noSuchFileOrDirectory:
                     gone.insert(position)
-                    continue
+                case .success(let status) where status.st_mode & S_IFMT == S_IFREG:
+                    changed.insert(position)
+                default:
+                    return nil
                 }
-                guard now.mode & UInt32(S_IFMT) == UInt32(S_IFREG) else { return nil }
-                changed.insert(position)
             } else if path.isEmpty || TreeListing.position(of: path, in: directories, \.path) != nil {
                 return nil
             } else if case .success = root.appending(relative: path).linkStatus() {
@@ -38,21 +43,6 @@ extension TreeListing {
             // Else a path come and gone (a temporary file of a save, say): a walk would not see it.
         }
         return (changed, gone)
-    }
-
-    /// Whether a watched path lies where a watcher of the tree sees no change: above the root
-    /// (`../`) or inside a `.git` folder (never walked, so never watched).
-    static func isUnseenByWatcher(_ path: [UInt8]) -> Bool {
-        let dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
-        if path.count >= 3 && path[0] == dot && path[1] == dot && path[2] == slash { return true }
-        // A component `.git` followed by more.
-        var start = 0
-        for index in path.indices where path[index] == slash {
-            if index - start == 4 && path[start] == dot && path[start + 1] == UInt8(ascii: "g") && path[start + 2] == UInt8(ascii: "i")
-                && path[start + 3] == UInt8(ascii: "t") { return true }
-            start = index + 1
-        }
-        return false
     }
 
     /// Where `path` is among `entries` (in walk order: names sorted bytewise within a folder,

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CTrawlSystem
 import SystemPackage
+import TrawlFiles
 import TrawlMatch
 
 /// How a search asks a tree's watcher (``TreeWatcher``) what changed since the index state it
@@ -31,8 +32,9 @@ import TrawlMatch
 /// inode (any path to the folder finds it); it needs no file in the tree and vanishes with the
 /// watcher. A reply is trusted only from a process of the same user.
 public enum TreeWatchChannel {
-    /// How long a search waits for the watcher before it checks the files itself.
-    static let timeoutMilliseconds: Int32 = 1000
+    /// How long a search waits for each send or receive of the watcher before it checks the files
+    /// itself (a watcher stopped with Ctrl-Z still takes connections).
+    static let timeoutMilliseconds: Int32 = 250
     static let requestPrefix = Array("trawl-watch 1 changes ".utf8)
 
     /// The socket's name for the folder with this `stat`.
@@ -56,25 +58,36 @@ public enum TreeWatchChannel {
 
     static func reply(_ changes: Set<[UInt8]>?) -> [UInt8] {
         guard let changes else { return unknownReply }
-        var bytes = Array("ok\n".utf8)
-        for path in changes {
-            bytes += path
-            bytes.append(0)
-        }
-        return bytes
+        return Array("ok\n".utf8) + pathList(changes)
     }
 
     /// The changes a complete reply gives: `.some(nil)` for "unknown", `nil` for a malformed reply.
     static func changes(inReply bytes: [UInt8]) -> Set<[UInt8]>?? {
         if bytes == unknownReply { return .some(nil) }
         let head = Array("ok\n".utf8)
-        guard bytes.starts(with: head), bytes.count == head.count || bytes.last == 0 else { return nil }
-        var paths = Set<[UInt8]>()
-        for path in bytes[head.count...].split(separator: 0, omittingEmptySubsequences: false).dropLast() {
-            guard !path.isEmpty else { return nil }
-            paths.insert(Array(path))
+        guard bytes.starts(with: head), let paths = paths(in: bytes[head.count...]) else { return nil }
+        return .some(Set(paths))
+    }
+
+    /// Paths, each followed by a NUL byte.
+    private static func pathList(_ paths: some Sequence<[UInt8]>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for path in paths {
+            bytes += path
+            bytes.append(0)
         }
-        return .some(paths)
+        return bytes
+    }
+
+    /// The paths of a list (`nil` when it is not one: an empty path, or no NUL at its end).
+    private static func paths(in bytes: ArraySlice<UInt8>) -> [[UInt8]]? {
+        guard bytes.isEmpty || bytes.last == 0 else { return nil }
+        var paths: [[UInt8]] = []
+        for path in bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast() {
+            guard !path.isEmpty else { return nil }
+            paths.append(Array(path))
+        }
+        return paths
     }
 
     /// Asks the watcher of the folder at `root` (with `stat` `folder`), when one runs, for the
@@ -96,8 +109,18 @@ public enum TreeWatchChannel {
     /// that can hold a match of `query` (binary files skipped unread with `skipsBinaryFiles`),
     /// from the index it holds open and the changes it saw; `nil` when none answers in time or it
     /// cannot vouch for its index.
-    public static func selection(at folder: stat, for query: LiteralQuery, skipsBinaryFiles: Bool) -> Selection? {
-        exchange(searchRequest(query, skipsBinaryFiles: skipsBinaryFiles), at: folder).flatMap { selection(inReply: $0) ?? nil }
+    public static func selection(at folder: stat, for query: LiteralQuery, skipsBinaryFiles: Bool) -> Answer<Selection> {
+        guard let reply = exchange(searchRequest(query, skipsBinaryFiles: skipsBinaryFiles), at: folder) else { return .noWatcher }
+        return selection(inReply: reply).flatMap { $0 }.map(Answer.answered) ?? .cannotSay
+    }
+
+    /// What asking a watcher gave.
+    public enum Answer<Value: Sendable>: Sendable {
+        case answered(Value)
+        /// A watcher answered that it cannot say (or garbled its answer).
+        case cannotSay
+        /// No watcher answered (none runs, or not in time).
+        case noWatcher
     }
 
     static func searchRequest(_ query: LiteralQuery, skipsBinaryFiles: Bool) -> [UInt8] {
@@ -202,12 +225,7 @@ public enum TreeWatchChannel {
 
     static func reply(_ selection: Selection?) -> [UInt8] {
         guard let selection else { return unknownReply }
-        var bytes = Array("ok\n\(selection.filesRuledOut) \(selection.bytesRuledOut)\n".utf8)
-        for path in selection.paths {
-            bytes += path
-            bytes.append(0)
-        }
-        return bytes
+        return Array("ok\n\(selection.filesRuledOut) \(selection.bytesRuledOut)\n".utf8) + pathList(selection.paths)
     }
 
     /// The selection a complete reply gives: `.some(nil)` for "unknown", `nil` when malformed.
@@ -217,18 +235,13 @@ public enum TreeWatchChannel {
         guard bytes.starts(with: head), let lineEnd = bytes[head.count...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
         let counts = String(decoding: bytes[head.count..<lineEnd], as: UTF8.self).split(separator: " ")
         guard counts.count == 2, let files = Int(counts[0]), let total = Int(counts[1]), files >= 0, total >= 0 else { return nil }
-        let rest = bytes[(lineEnd + 1)...]
-        guard rest.isEmpty || rest.last == 0 else { return nil }
-        var paths: [[UInt8]] = []
-        for path in rest.split(separator: 0, omittingEmptySubsequences: false).dropLast() {
-            guard !path.isEmpty else { return nil }
-            paths.append(Array(path))
-        }
+        guard let paths = paths(in: bytes[(lineEnd + 1)...]) else { return nil }
         return .some(Selection(paths: paths, filesRuledOut: files, bytesRuledOut: total))
     }
 
     /// Sends all of `bytes` on the socket `descriptor` (within its time limit); whether it did.
-    static func sendAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    static func sendAll(_ bytes: [UInt8], to descriptor: Int32, within nanoseconds: UInt64) -> Bool {
+        let deadline = monotonicNanoseconds() + nanoseconds
         // A peer gone is an error here, not a SIGPIPE (Linux; elsewhere there is no watcher).
         #if os(Linux)
         let flags = Int32(MSG_NOSIGNAL)
@@ -240,7 +253,7 @@ public enum TreeWatchChannel {
             while sent < raw.count {
                 let count = send(descriptor, raw.baseAddress! + sent, raw.count - sent, flags)
                 if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
+                guard count > 0, monotonicNanoseconds() < deadline else { return false }
                 sent += count
             }
             return true
@@ -257,14 +270,16 @@ public enum TreeWatchChannel {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard trawl_peer_uid(descriptor) == Int64(geteuid()) else { return nil }
-        guard sendAll(request, to: descriptor) else { return nil }
+        guard sendAll(request, to: descriptor, within: UInt64(timeoutMilliseconds) * 1_000_000) else { return nil }
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // The whole answer within a few timeouts (each receive has one).
+        let deadline = monotonicNanoseconds() + 4 * UInt64(timeoutMilliseconds) * 1_000_000
         while true {
             let got = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if got < 0 && errno == EINTR { continue }
             // A timeout or an error: no answer.
-            guard got >= 0 else { return nil }
+            guard got >= 0, monotonicNanoseconds() < deadline else { return nil }
             if got == 0 { break }
             reply += chunk[0..<got]
         }

@@ -7,6 +7,7 @@ import CTrawlSystem
 import Dispatch
 import Synchronization
 import SystemPackage
+import TrawlFiles
 import TrawlMatch
 
 /// Keeps a tree's index fresh and tells searches what changed since, so that a search with an
@@ -44,6 +45,8 @@ public final class TreeWatcher: Sendable {
         case system(String, Int32)
         /// The first refresh failed: there is no index to keep fresh.
         case indexUnwritable(String)
+        /// The root's path names another folder now (it was moved, or replaced).
+        case rootReplaced(String)
 
         public var description: String {
             switch self {
@@ -53,12 +56,17 @@ public final class TreeWatcher: Sendable {
             case .watchLimit(let path): "\(path): the system's inotify watch limit is reached (raise fs.inotify.max_user_watches)"
             case .system(let what, let code): "\(what): \(String(cString: strerror(code)))"
             case .indexUnwritable(let message): message
+            case .rootReplaced(let path): "\(path): the folder watched is no longer there; watching stops"
             }
         }
     }
 
+    /// The tree's root, links resolved once: a link later pointed elsewhere does not move the
+    /// watch to another tree.
     let root: FilePath
-    let prefix: [UInt8]
+    /// The root folder's device and inode (the address searches find it by): a watcher whose
+    /// root path now names another folder answers no more.
+    private let folder: (device: UInt64, inode: UInt64)
     private let listener: Int32
     private let notifications: Int32
     /// Written to stop the loop (`stop()`), and by a refresh when it ends.
@@ -86,9 +94,11 @@ public final class TreeWatcher: Sendable {
     public init(root: FilePath, eventDelayMilliseconds: Int = 0) throws(Error) {
         eventDelayNanoseconds = UInt64(max(0, eventDelayMilliseconds)) * 1_000_000
         #if os(Linux)
-        guard case .success(let status) = root.status(), status.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(root.string) }
-        self.root = root
-        prefix = TreeIndexer.prefix(of: root)
+        guard case .success(let status) = root.status(), status.st_mode & S_IFMT == S_IFDIR, let resolved = root.resolved() else {
+            throw .notAFolder(root.string)
+        }
+        self.root = resolved
+        folder = (UInt64(status.st_dev), UInt64(status.st_ino))
         let name = TreeWatchChannel.address(of: status)
         let listener = name.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { trawl_listen_abstract($0.baseAddress, $0.count) }
@@ -102,11 +112,10 @@ public final class TreeWatcher: Sendable {
             close(listener)
             throw .system("inotify", code)
         }
-        var stopEnds: [Int32] = [0, 0], refreshEnds: [Int32] = [0, 0]
+        var stopEnds: [Int32] = [-1, -1], refreshEnds: [Int32] = [-1, -1]
         guard pipe(&stopEnds) == 0, pipe(&refreshEnds) == 0 else {
             let code = errno
-            close(listener)
-            close(notifications)
+            for descriptor in [listener, notifications] + stopEnds + refreshEnds where descriptor >= 0 { close(descriptor) }
             throw .system("pipe", code)
         }
         for end in stopEnds + refreshEnds {
@@ -124,6 +133,12 @@ public final class TreeWatcher: Sendable {
 
     deinit {
         for descriptor in [listener, notifications, stopPipe.read, stopPipe.write, refreshPipe.read, refreshPipe.write] { close(descriptor) }
+    }
+
+    /// Whether the root path still names the folder watched.
+    var rootIsTheSame: Bool {
+        guard case .success(let status) = root.status() else { return false }
+        return (UInt64(status.st_dev), UInt64(status.st_ino)) == folder
     }
 
     /// Ends `run()` soon (from any thread, or a signal's handler queue).
@@ -195,7 +210,7 @@ public final class TreeWatcher: Sendable {
                     _ = indexFolder.appending(relative: entry.name).withPlatformString { unlink($0) }
                 }
             }
-            beginRefresh()
+            try beginRefresh()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 // Events held back (in tests) are not polled for until they are due.
@@ -208,9 +223,9 @@ public final class TreeWatcher: Sendable {
                 if ready < 0 && errno != EINTR { throw .system("poll", errno) }
                 if descriptors[0].revents != 0 { return }
                 if descriptors[1].revents != 0 {
-                    if watcher.eventDelayNanoseconds == 0 { try readEvents(into: &buffer, report: report) } else { eventsDue = monotonicNow() + watcher.eventDelayNanoseconds }
+                    if watcher.eventDelayNanoseconds == 0 { try readEvents(into: &buffer, report: report) } else { eventsDue = monotonicNanoseconds() + watcher.eventDelayNanoseconds }
                 }
-                if let due = eventsDue, monotonicNow() >= due {
+                if let due = eventsDue, monotonicNanoseconds() >= due {
                     eventsDue = nil
                     try readEvents(into: &buffer, report: report)
                 }
@@ -219,8 +234,8 @@ public final class TreeWatcher: Sendable {
                 for entry in descriptors.dropFirst(4) where entry.revents != 0 { read(from: entry.fd) }
                 dropLate()
                 if !log.isRefreshing, let first = firstChange {
-                    let now = monotonicNow()
-                    if now >= lastChange + TreeWatcher.quietNanoseconds || now >= first + TreeWatcher.longestWaitNanoseconds { beginRefresh() }
+                    let now = monotonicNanoseconds()
+                    if now >= lastChange + TreeWatcher.quietNanoseconds || now >= first + TreeWatcher.longestWaitNanoseconds { try beginRefresh() }
                 }
             }
         }
@@ -233,7 +248,7 @@ public final class TreeWatcher: Sendable {
             }
             for deadline in asking.values.map(\.deadline) + waiting.map(\.deadline) + (eventsDue.map { [$0] } ?? []) { until = min(until ?? deadline, deadline) }
             guard let until else { return -1 }
-            let now = monotonicNow()
+            let now = monotonicNanoseconds()
             return until <= now ? 0 : Int32(min(10_000, (until - now) / 1_000_000 + 1))
         }
 
@@ -258,12 +273,13 @@ public final class TreeWatcher: Sendable {
             indexFolder = descriptor >= 0 ? descriptor : nil
         }
 
-        mutating func beginRefresh() {
+        mutating func beginRefresh() throws(Error) {
+            guard watcher.rootIsTheSame else { throw .rootReplaced(watcher.root.string) }
             firstChange = nil
             indexReplaced = false
             log.beginRefresh()
             refreshBegan = watchesAdded
-            refreshStart = monotonicNow()
+            refreshStart = monotonicNanoseconds()
             let watcher = self.watcher
             DispatchQueue.global().async {
                 let result: Result<TreeIndexer.Report, Errno>
@@ -278,7 +294,7 @@ public final class TreeWatcher: Sendable {
             var byte: UInt8 = 0
             while Glibc.read(watcher.refreshPipe.read, &byte, 1) == 1 {}
             guard let result = watcher.refreshResult.withLock({ value in defer { value = nil }; return value }) else { return }
-            let elapsed = monotonicNow() - refreshStart
+            let elapsed = monotonicNanoseconds() - refreshStart
             switch result {
             case .failure(let error):
                 try fail("\(TreeIndexStore.manifestPath(watcher.root)): cannot write the index: \(error)", report: report)
@@ -329,7 +345,7 @@ public final class TreeWatcher: Sendable {
         }
 
         mutating func noteChange() {
-            let now = monotonicNow()
+            let now = monotonicNanoseconds()
             if firstChange == nil { firstChange = now }
             lastChange = now
         }
@@ -409,7 +425,7 @@ public final class TreeWatcher: Sendable {
                     close(descriptor)
                     continue
                 }
-                asking[descriptor] = ([], monotonicNow() + 2_000_000_000)
+                asking[descriptor] = ([], monotonicNanoseconds() + 2_000_000_000)
             }
         }
 
@@ -441,10 +457,12 @@ public final class TreeWatcher: Sendable {
             }
             // The cookie: once its event is read, so are those of every change made before.
             cookies += 1
-            let cookie = TreeIndexStore.folder(watcher.root).appending(String(decoding: TreeWatcher.cookiePrefix, as: UTF8.self) + String(cookies))
-            let made = cookie.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+            let made = cookiePath(cookies).withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
             guard made >= 0, indexFolder != nil else {
-                if made >= 0 { close(made) }
+                if made >= 0 {
+                    close(made)
+                    removeCookie(cookies)
+                }
                 reply(descriptor, TreeWatchChannel.unknownReply)
                 return
             }
@@ -454,6 +472,7 @@ public final class TreeWatcher: Sendable {
 
         /// The reply to `request`, every change made before it counted.
         func answer(_ request: Request) -> [UInt8] {
+            guard watcher.rootIsTheSame else { return TreeWatchChannel.unknownReply }
             switch request {
             case .changes(let identity):
                 return TreeWatchChannel.reply(log.changes(since: identity))
@@ -494,25 +513,26 @@ public final class TreeWatcher: Sendable {
             waiting.removeAll()
         }
 
-        func removeCookie(_ number: Int) {
-            let cookie = TreeIndexStore.folder(watcher.root).appending(String(decoding: TreeWatcher.cookiePrefix, as: UTF8.self) + String(number))
-            _ = cookie.withPlatformString { unlink($0) }
+        func cookiePath(_ number: Int) -> FilePath {
+            TreeIndexStore.folder(watcher.root).appending(String(decoding: TreeWatcher.cookiePrefix, as: UTF8.self) + String(number))
         }
+
+        func removeCookie(_ number: Int) { _ = cookiePath(number).withPlatformString { unlink($0) } }
 
         func reply(_ descriptor: Int32, _ bytes: [UInt8]) {
             // The reply may be long (a checkout changes thousands of files): sent blocking, within
             // a time limit.
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-            var limit = timeval(tv_sec: 1, tv_usec: 0)
+            var limit = timeval(tv_sec: 0, tv_usec: 250_000)
             setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            // A search that went away meanwhile is no matter.
-            _ = TreeWatchChannel.sendAll(bytes, to: descriptor)
+            // A search that went away, or reads too slowly, is no matter (it checks files itself).
+            _ = TreeWatchChannel.sendAll(bytes, to: descriptor, within: 1_000_000_000)
             close(descriptor)
         }
 
         /// Searches that took too long to ask, or whose cookie never came, are let go.
         mutating func dropLate() {
-            let now = monotonicNow()
+            let now = monotonicNanoseconds()
             for (descriptor, entry) in asking where entry.deadline <= now {
                 asking[descriptor] = nil
                 close(descriptor)
@@ -535,9 +555,3 @@ public final class TreeWatcher: Sendable {
     #endif
 }
 
-/// Nanoseconds of the monotonic clock.
-func monotonicNow() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}

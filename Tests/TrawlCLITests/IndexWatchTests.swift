@@ -11,8 +11,8 @@ import TrawlTestSupport
     let listing = IndexListingTests()
 
     /// A watcher started on `tree`, once it says searches can rely on it.
-    func startWatcher(_ tree: URL, environment: [String: String] = [:]) throws -> Child {
-        let child = try Child.start(trawlBinary.path, ["index", "--watch", "."], in: tree, environment: environment)
+    func startWatcher(_ tree: URL, environment: [String: String] = [:], path: String = ".") throws -> Child {
+        let child = try Child.start(trawlBinary.path, ["index", "--watch", path], in: tree, environment: environment)
         let deadline = Date(timeIntervalSinceNow: 60)
         while Date() < deadline {
             if let said = try? String(contentsOfFile: child.errorFile, encoding: .utf8), said.contains("watching") { return child }
@@ -165,6 +165,24 @@ import TrawlTestSupport
             let found = try trawl(["find", "--stats", "-l", "needle", "."], in: tree)
             #expect(found.stdout.contains("main.swift") == needle, "round \(round): \(found.stdout)")
             try expectSameResults(in: tree, "round \(round)")
+        }
+        #else
+        print("skipped: the watcher needs inotify (Linux)")
+        #endif
+    }
+
+    /// A watcher started through a link to the tree watches the tree (the link resolved once),
+    /// and searches by either path use it.
+    @Test func aWatcherStartedThroughALinkWatchesTheTree() throws {
+        #if os(Linux)
+        let tree = try listing.indexedTree()
+        let link = tree.deletingLastPathComponent().appendingPathComponent("link-to-tree")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: tree)
+        let watcher = try startWatcher(tree.deletingLastPathComponent(), path: link.path)
+        defer { stop(watcher) }
+        for root in [tree, link] {
+            try waitUntilWatched(root)
+            try expectSameResults(in: root, "through \(root.lastPathComponent)")
         }
         #else
         print("skipped: the watcher needs inotify (Linux)")
