@@ -48,6 +48,10 @@ import TrawlTestSupport
             #expect(checks.totals(with.stderr) == checks.totals(without.stderr), "\(comment): \(query)\n\(with.stderr)\nwithout:\n\(without.stderr)")
             usedWatcher = usedWatcher || with.stderr.contains("changes from its watcher")
         }
+        // replace asks the watcher only what changed (its own walk filter rules out serving).
+        let with = try trawl(["replace", "needle", "pin", "."], in: tree)
+        let without = try trawl(["replace", "--no-index", "needle", "pin", "."], in: tree)
+        #expect(with.stdout == without.stdout && with.status == without.status, "\(comment): replace\n\(with.stdout)\nwithout:\n\(without.stdout)")
         return usedWatcher
     }
 
