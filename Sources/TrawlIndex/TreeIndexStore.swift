@@ -104,14 +104,16 @@ public enum TreeIndexStore {
     }
 
     /// Writes `segments` (new files), then `manifest` atomically, then removes the segment files
-    /// `manifest` no longer names.
-    static func save(_ manifest: TreeManifest, segments: [(name: String, bytes: [UInt8])], root: FilePath) throws(Errno) {
+    /// `manifest` no longer names; returns the stored state's identity.
+    @discardableResult
+    static func save(_ manifest: TreeManifest, segments: [(name: String, bytes: [UInt8])], root: FilePath) throws(Errno) -> UInt64 {
         try makeFolder(root: root)
         let folder = folder(root)
         for segment in segments {
             try writeDurably(segment.bytes, to: folder.appending(segment.name), exclusive: true)
         }
-        try writeAtomically(TreeIndexFormat.encode(manifest), to: manifestPath(root))
+        let encoded = TreeIndexFormat.encode(manifest)
+        try writeAtomically(encoded, to: manifestPath(root))
         // Under the lock nothing else writes here: segments not named and temporary manifests
         // are leftovers (of runs that were killed).
         let named = Set(manifest.segments.map(\.name))
@@ -123,6 +125,7 @@ public enum TreeIndexStore {
                 }
             }
         }
+        return TreeIndexFormat.identity(ofManifest: encoded)
     }
 
     /// Replaces the file at `path` with `bytes`, atomically and durably: a temporary file in the

@@ -40,6 +40,8 @@ public struct TreeIndexer: Sendable {
         public var notes: [String] = []
         /// The index's manifest as the run left it.
         public var manifest: TreeManifest?
+        /// Which stored state that is (``StoredTreeIndex/identity``).
+        public var identity: UInt64?
     }
 
     /// Segments added by refreshes beyond which they are merged into one.
@@ -172,6 +174,7 @@ public struct TreeIndexer: Sendable {
                                   files: files, directories: found.directories, watched: found.watched)
         if let old, added.isEmpty, listing == old.listing {
             report.manifest = old.manifest
+            report.identity = old.identity
             return report
         }
 
@@ -241,7 +244,7 @@ public struct TreeIndexer: Sendable {
                                     segments: [TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes))],
                                     nextNumber: UInt32(added.count))
         }
-        try TreeIndexStore.save(manifest, segments: segments, root: root)
+        report.identity = try TreeIndexStore.save(manifest, segments: segments, root: root)
         report.written = true
         report.manifest = manifest
         return report

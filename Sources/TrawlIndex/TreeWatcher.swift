@@ -299,7 +299,7 @@ public final class TreeWatcher: Sendable {
             case .failure(let error):
                 try fail("\(TreeIndexStore.manifestPath(watcher.root)): cannot write the index: \(error)", report: report)
             case .success(let outcome):
-                guard let manifest = outcome.manifest else {
+                guard let manifest = outcome.manifest, let identity = outcome.identity else {
                     try fail("\(TreeIndexStore.manifestPath(watcher.root)): the refresh left no index", report: report)
                     return
                 }
@@ -321,7 +321,6 @@ public final class TreeWatcher: Sendable {
                     folders[descriptor] = nil
                     moved.remove(descriptor)
                 }
-                let identity = TreeIndexFormat.identity(ofManifest: TreeIndexFormat.encode(manifest))
                 log.finishRefresh(identity: identity, trusted: trusted)
                 // Opened as written: another writer's index (whose changes the log does not
                 // know) is not used to answer queries.

@@ -123,6 +123,12 @@ import TrawlTestSupport
         }
         let report = try TreeIndexer(root: FilePath(root.path)).update()
         let listing = try #require(report.manifest?.listing)
+        // The run says which stored state it left, as the stored index names it.
+        let stored = try #require(try TreeIndexStore.open(root: FilePath(root.path)).get())
+        #expect(report.identity == stored.identity)
+        // A refresh too (it may write a new state: the files are too recent to trust).
+        let again = try TreeIndexer(root: FilePath(root.path)).update()
+        #expect(again.identity == (try TreeIndexStore.open(root: FilePath(root.path)).get())?.identity)
         #expect(listing.files.count == names.count * names.count + names.count)
         for (position, file) in listing.files.enumerated() {
             #expect(TreeListing.position(of: file.path, in: listing.files, \.path) == position, "\(String(decoding: file.path, as: UTF8.self))")
