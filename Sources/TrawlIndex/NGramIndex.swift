@@ -100,39 +100,73 @@ public struct NGramIndex: Sendable {
     /// field): `nil` when every unit can. Exact for AND and OR, since a unit holds all of a
     /// match's literals.
     public func units(satisfying query: LiteralQuery) -> Set<UInt32>? {
-        NGramIndex.units(satisfying: query) { units(holding: Trigram(key: $0)) }
+        NGramIndex.units(satisfying: query, size: { postings[$0]?.count ?? 0 }, list: { units(holding: Trigram(key: $0)) }).map(Set.init)
     }
 
-    /// The same, with the posting lists fetched by `list` (a stored index reads only these).
-    static func units<E: Error>(satisfying query: LiteralQuery, list: (UInt32) throws(E) -> PostingList) throws(E) -> Set<UInt32>? {
+    /// The same, ascending, with the posting lists fetched by `list` (a stored index reads only
+    /// these). A literal's lists are taken smallest first, by `size` (any measure that grows
+    /// with the list), and no more once nothing is left: an absent word usually reads one or two
+    /// short lists, not its common trigrams' long ones.
+    static func units<E: Error>(satisfying query: LiteralQuery, size: (UInt32) -> Int,
+                                list: (UInt32) throws(E) -> PostingList) throws(E) -> [UInt32]? {
         switch query {
         case .all:
             return nil
         case .literal(let literal):
-            let trigrams = literal.trigrams
-            guard !trigrams.isEmpty else { return nil }
-            var lists: [PostingList] = []
-            for trigram in trigrams { lists.append(try list(trigram.key)) }
-            lists.sort { $0.count < $1.count }
-            var result = Set(lists[0].units)
-            for other in lists.dropFirst() where !result.isEmpty {
-                result = result.filter(other.contains)
+            let keys = literal.trigrams.map { ($0.key, size($0.key)) }.sorted { $0.1 < $1.1 }.map(\.0)
+            guard let first = keys.first else { return nil }
+            var result = try list(first).units
+            for key in keys.dropFirst() where !result.isEmpty {
+                let other = try list(key)
+                result.removeAll { !other.contains($0) }
             }
             return result
         case .and(let parts):
-            var result: Set<UInt32>?
-            for part in parts {
-                guard let found = try units(satisfying: part, list: list) else { continue }
-                result = result.map { $0.intersection(found) } ?? found
+            var result: [UInt32]?
+            for part in parts where result?.isEmpty != true {
+                guard let found = try units(satisfying: part, size: size, list: list) else { continue }
+                result = result.map { intersection($0, found) } ?? found
             }
             return result
         case .or(let parts):
-            var result = Set<UInt32>()
+            var result: [UInt32] = []
             for part in parts {
-                guard let found = try units(satisfying: part, list: list) else { return nil }
-                result.formUnion(found)
+                guard let found = try units(satisfying: part, size: size, list: list) else { return nil }
+                result = union(result, found)
             }
             return result
         }
+    }
+
+    /// The units in both ascending arrays, ascending.
+    static func intersection(_ first: [UInt32], _ second: [UInt32]) -> [UInt32] {
+        var result: [UInt32] = []
+        var i = 0, j = 0
+        while i < first.count && j < second.count {
+            if first[i] < second[j] { i += 1 } else if first[i] > second[j] { j += 1 } else {
+                result.append(first[i])
+                i += 1
+                j += 1
+            }
+        }
+        return result
+    }
+
+    /// The units in either ascending array, ascending, once each.
+    static func union(_ first: [UInt32], _ second: [UInt32]) -> [UInt32] {
+        var result: [UInt32] = []
+        result.reserveCapacity(first.count + second.count)
+        var i = 0, j = 0
+        while i < first.count || j < second.count {
+            if j == second.count || i < first.count && first[i] < second[j] {
+                result.append(first[i])
+                i += 1
+            } else {
+                if i < first.count && first[i] == second[j] { i += 1 }
+                result.append(second[j])
+                j += 1
+            }
+        }
+        return result
     }
 }

@@ -47,16 +47,17 @@ public struct StoredTreeIndex: Sendable {
 
     /// The numbers of the files that can hold a match of `query`, or `nil` when any can. A file's
     /// postings are all in one segment, so each segment answers for its files.
-    public func candidates(for query: LiteralQuery) throws(TreeIndexFormat.Error) -> Set<UInt32>? {
-        var all = Set<UInt32>()
+    public func candidates(for query: LiteralQuery) throws(TreeIndexFormat.Error) -> PostingList? {
+        var all: [UInt32] = []
         for opened in segments {
             let segment = try opened.withTable()
-            guard let found = try NGramIndex.units(satisfying: query, list: { key throws(TreeIndexFormat.Error) in try segment.list(key) }) else {
+            guard let found = try NGramIndex.units(satisfying: query, size: { segment.listLength($0) },
+                                                   list: { key throws(TreeIndexFormat.Error) in try segment.list(key) }) else {
                 return nil
             }
-            all.formUnion(found)
+            all = NGramIndex.union(all, found)
         }
-        return all
+        return PostingList(sortedUnits: all)
     }
 
     /// The keys of each file `isLive` keeps in the segments at `offsets`, by ascending number.
@@ -127,19 +128,31 @@ struct StoredSegment: Sendable {
         precondition(storedTable != nil, "a segment's table is read before its lists")
         // A file that shrank under its mapping reads as zeros from then on: not trusted.
         guard storedTable?.faulted != true else { throw .corrupt("truncated") }
+        guard let entry = entry(of: key) else {
+            // Keys read as zeros (the file shrank during the search) are no proof of absence.
+            guard storedTable?.faulted != true else { throw .corrupt("truncated") }
+            return PostingList()
+        }
+        let found = try list(at: entry)
+        guard storedTable?.faulted != true else { throw .corrupt("truncated") }
+        return found
+    }
+
+    /// The stored length of `key`'s list in bytes (0 when absent; unchecked, a measure to order
+    /// lookups by).
+    func listLength(_ key: UInt32) -> Int {
+        guard let entry = entry(of: key) else { return 0 }
+        return Int(TreeIndexFormat.readUInt(table, entry * TreeIndexFormat.tableEntryLength + 7, 4))
+    }
+
+    /// The table entry of `key`, by bisection.
+    private func entry(of key: UInt32) -> Int? {
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
             if self.key(at: mid) < key { low = mid + 1 } else { high = mid }
         }
-        guard low < count, self.key(at: low) == key else {
-            // Keys read as zeros (the file shrank during the search) are no proof of absence.
-            guard storedTable?.faulted != true else { throw .corrupt("truncated") }
-            return PostingList()
-        }
-        let found = try list(at: low)
-        guard storedTable?.faulted != true else { throw .corrupt("truncated") }
-        return found
+        return low < count && self.key(at: low) == key ? low : nil
     }
 
     func key(at entry: Int) -> UInt32 {

@@ -62,11 +62,11 @@ public struct TreeIndexNarrowing: Sendable {
     private struct Root: Sendable {
         var path: FilePath
         var files: [[UInt8]: TreeListing.File]
-        var candidates: Set<UInt32>?
+        var candidates: PostingList?
     }
 
     private var indexed: [Root] = []
-    private var listing: (root: FilePath, files: [TreeListing.File], candidates: Set<UInt32>?, watched: (changed: Set<Int>, gone: Set<Int>)?)?
+    private var listing: (root: FilePath, files: [TreeListing.File], candidates: PostingList?, watched: (changed: Set<Int>, gone: Set<Int>)?)?
     /// The files a watcher selected for the query, from the index it holds open.
     private var served: (root: FilePath, selection: TreeWatchChannel.Selection)?
     /// Indexes found but unusable (the search goes on without them).
@@ -97,7 +97,7 @@ public struct TreeIndexNarrowing: Sendable {
                 }
             }
             let stored: StoredTreeIndex
-            let candidates: Set<UInt32>?
+            let candidates: PostingList?
             do {
                 guard let opened = try TreeIndexStore.open(root: root).get() else { continue }
                 stored = opened
@@ -175,7 +175,7 @@ public struct TreeIndexNarrowing: Sendable {
         return nil
     }
 
-    private func list(_ root: FilePath, _ files: [TreeListing.File], _ candidates: Set<UInt32>?, watched: (changed: Set<Int>, gone: Set<Int>)?,
+    private func list(_ root: FilePath, _ files: [TreeListing.File], _ candidates: PostingList?, watched: (changed: Set<Int>, gone: Set<Int>)?,
                       excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?, visit: (NarrowedFile) -> Void) -> Handover {
         let selection = TreeIndexNarrowing.select(files, root: root, candidates: candidates, watched: watched, skipsBinaryFiles: skipsBinaryFiles,
                                                   excludes: excludes)
@@ -188,7 +188,7 @@ public struct TreeIndexNarrowing: Sendable {
     /// bytes): a file is skipped when the index rules it out (`candidates`, or a binary file with
     /// `skipsBinaryFiles`) and it is unchanged — the watcher did not name it (`watched`), or else
     /// a sweep of `stat`s finds it as listed. The watcher answers a search with the same.
-    static func select(_ files: [TreeListing.File], root: FilePath, candidates: Set<UInt32>?, watched: (changed: Set<Int>, gone: Set<Int>)?,
+    static func select(_ files: [TreeListing.File], root: FilePath, candidates: PostingList?, watched: (changed: Set<Int>, gone: Set<Int>)?,
                        skipsBinaryFiles: Bool, excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?) -> (positions: [Int], filesRuledOut: Int, bytesRuledOut: Int) {
         // The walk asks `excludes` of every folder on the way and of the file: so does the listing
         // (once per folder).
@@ -206,18 +206,27 @@ public struct TreeIndexNarrowing: Sendable {
             excludedFolders[Array(folder)] = excluded
             return excluded
         }
+        // Read in place (a copy of each entry retains its path): this loop runs over every
+        // listed file for each question a watcher answers.
         var selected: [Int] = []
         var ruledOut: [Int] = []
         selected.reserveCapacity(files.count)
-        for (position, file) in files.enumerated() {
-            if let watched, watched.gone.contains(position) { continue }
-            if excludes != nil {
-                let folder = file.path.lastIndex(of: UInt8(ascii: "/")).map { file.path[..<$0] } ?? []
-                if isFolderExcluded(folder) || isExcluded(file.path[...]) { continue }
+        let gone = watched?.gone ?? []
+        files.withUnsafeBufferPointer { files in
+            for position in files.indices {
+                if !gone.isEmpty && gone.contains(position) { continue }
+                if excludes != nil {
+                    let path = files[position].path
+                    let folder = path.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? []
+                    if isFolderExcluded(folder) || isExcluded(path[...]) { continue }
+                }
+                selected.append(position)
+                if let number = files[position].number {
+                    if let candidates, !candidates.contains(number) { ruledOut.append(position) }
+                } else if files[position].isBinary && skipsBinaryFiles {
+                    ruledOut.append(position)
+                }
             }
-            selected.append(position)
-            if let number = file.number, let candidates, !candidates.contains(number) { ruledOut.append(position) }
-            if file.isBinary && skipsBinaryFiles { ruledOut.append(position) }
         }
         // The files ruled out that changed since are handed over with the candidates: the
         // watcher named them, or else all are stat'ed first, together.
@@ -230,7 +239,7 @@ public struct TreeIndexNarrowing: Sendable {
             bytesRuledOut += files[position].isBinary ? 0 : files[position].signature.size
         }
         if let watched {
-            for position in ruledOut where !watched.changed.contains(position) { skip(position) }
+            for position in ruledOut where watched.changed.isEmpty || !watched.changed.contains(position) { skip(position) }
         } else {
             let ruledOutPositions = ruledOut
             let now = SignatureSweep.current(prefix: TreeIndexer.prefix(of: root), count: ruledOutPositions.count) { files[ruledOutPositions[$0]].path }

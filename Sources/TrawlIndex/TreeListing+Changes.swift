@@ -12,13 +12,12 @@ extension TreeListing {
     /// gone since (`gone`: a walk would not find them), or `nil` when the listing no longer says
     /// what a walk would find — an entry added, a listed folder changed, an ignore file or
     /// `.git` marker touched, or a path the watcher cannot see (above the root, inside `.git`)
-    /// changed. Costs a `stat` per changed path and per ignore file or marker, and no more.
-    public func filesChanged(by changes: Set<[UInt8]>, root: FilePath) -> (changed: Set<Int>, gone: Set<Int>)? {
+    /// changed. Costs a `stat` per changed path and per ignore file or marker in `unseen`
+    /// (positions in `watched`; all when `nil`), and no more.
+    public func filesChanged(by changes: Set<[UInt8]>, root: FilePath, unseen: [Int]? = nil) -> (changed: Set<Int>, gone: Set<Int>)? {
         guard isComplete, root.resolved()?.bytes == self.root else { return nil }
-        // Every ignore file and marker, stat'ed: those above the root or in `.git` are not
-        // watched, and one that is a link changes with its target, unseen (a few hundred here).
-        for path in watched {
-            guard path.isCurrent(FileSignature.of(root.appending(relative: path.path))) else { return nil }
+        for position in unseen ?? Array(watched.indices) {
+            guard watched[position].isCurrent(FileSignature.of(root.appending(relative: watched[position].path))) else { return nil }
         }
         var changed = Set<Int>(), gone = Set<Int>()
         for path in changes {
@@ -43,6 +42,22 @@ extension TreeListing {
             // Else a path come and gone (a temporary file of a save, say): a walk would not see it.
         }
         return (changed, gone)
+    }
+
+    /// The watched paths (positions in `watched`) whose changes the events of the listed folders
+    /// may not name: those above the root or inside `.git` (folders no watcher of the tree
+    /// watches) and links (a link changes with its target). A watcher `stat`s these at each
+    /// question; a change to any other (edited, deleted, replaced by a link) is an event in a
+    /// listed folder. Found once per index a watcher opens (an `lstat` each).
+    public func watchedUnseen(root: FilePath) -> [Int] {
+        let up = Array("../".utf8)
+        return watched.indices.filter { position in
+            let path = watched[position].path
+            if path.starts(with: up) { return true }
+            if path.split(separator: UInt8(ascii: "/")).dropLast().contains(where: { $0.elementsEqual(TreeListing.repositoryMarker) }) { return true }
+            guard case .success(let status) = root.appending(relative: path).linkStatus() else { return false }
+            return status.st_mode & S_IFMT == S_IFLNK
+        }
     }
 
     /// Where `path` is among `entries` (in walk order: names sorted bytewise within a folder,

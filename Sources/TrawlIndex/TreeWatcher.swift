@@ -186,6 +186,8 @@ public final class TreeWatcher: Sendable {
         var waiting: [(descriptor: Int32, request: Request, cookie: Int, deadline: UInt64)] = []
         /// The index in the state the log vouches for last, open (tables read) to answer queries.
         var opened: StoredTreeIndex?
+        /// The paths of `opened`'s listing that a question `stat`s (``TreeListing/watchedUnseen(root:)``).
+        var unseen: [Int] = []
 
         /// What a search asked.
         enum Request {
@@ -326,6 +328,7 @@ public final class TreeWatcher: Sendable {
                 // know) is not used to answer queries.
                 if case .success(let stored?) = TreeIndexStore.open(root: watcher.root), stored.identity == identity {
                     opened = stored
+                    unseen = stored.listing.watchedUnseen(root: watcher.root)
                 } else {
                     opened = nil
                 }
@@ -477,10 +480,10 @@ public final class TreeWatcher: Sendable {
                 return TreeWatchChannel.reply(log.changes(since: identity))
             case .selection(let query, let skipsBinaryFiles):
                 guard let stored = opened, let changes = log.changes(since: stored.identity),
-                      let watched = stored.listing.filesChanged(by: changes, root: watcher.root) else {
+                      let watched = stored.listing.filesChanged(by: changes, root: watcher.root, unseen: unseen) else {
                     return TreeWatchChannel.unknownReply
                 }
-                let candidates: Set<UInt32>?
+                let candidates: PostingList?
                 do { candidates = try stored.candidates(for: query) } catch {
                     // A damaged index: the search opens it and says so.
                     return TreeWatchChannel.unknownReply
