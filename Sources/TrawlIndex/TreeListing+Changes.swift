@@ -15,10 +15,7 @@ extension TreeListing {
     /// changed. Costs a `stat` per changed path and per ignore file or marker in `unseen`
     /// (positions in `watched`; all when `nil`), and no more.
     public func filesChanged(by changes: Set<[UInt8]>, root: FilePath, unseen: [Int]? = nil) -> (changed: Set<Int>, gone: Set<Int>)? {
-        guard isComplete, root.resolved()?.bytes == self.root else { return nil }
-        for position in unseen ?? Array(watched.indices) {
-            guard watched[position].isCurrent(FileSignature.of(root.appending(relative: watched[position].path))) else { return nil }
-        }
+        guard isComplete, root.resolved()?.bytes == self.root, watchedAreCurrent(unseen ?? Array(watched.indices), root: root) else { return nil }
         var changed = Set<Int>(), gone = Set<Int>()
         for path in changes {
             let name = path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[($0 + 1)...]) } ?? path
@@ -42,6 +39,11 @@ extension TreeListing {
             // Else a path come and gone (a temporary file of a save, say): a walk would not see it.
         }
         return (changed, gone)
+    }
+
+    /// Whether the watched paths at `positions` are as listed.
+    public func watchedAreCurrent(_ positions: [Int], root: FilePath) -> Bool {
+        positions.allSatisfy { watched[$0].isCurrent(FileSignature.of(root.appending(relative: watched[$0].path))) }
     }
 
     /// The watched paths (positions in `watched`) whose changes the events of the listed folders

@@ -473,14 +473,19 @@ public final class TreeWatcher: Sendable {
         }
 
         /// The reply to `request`, every change made before it counted.
-        func answer(_ request: Request) -> [UInt8] {
+        mutating func answer(_ request: Request) -> [UInt8] {
             guard watcher.rootIsTheSame else { return TreeWatchChannel.unknownReply }
+            // An ignore file out of the events' sight changed: no event will ask for the refresh.
+            if let opened, !opened.listing.watchedAreCurrent(unseen, root: watcher.root) {
+                noteChange()
+                return TreeWatchChannel.unknownReply
+            }
             switch request {
             case .changes(let identity):
                 return TreeWatchChannel.reply(log.changes(since: identity))
             case .selection(let query, let skipsBinaryFiles):
                 guard let stored = opened, let changes = log.changes(since: stored.identity),
-                      let watched = stored.listing.filesChanged(by: changes, root: watcher.root, unseen: unseen) else {
+                      let watched = stored.listing.filesChanged(by: changes, root: watcher.root, unseen: []) else {
                     return TreeWatchChannel.unknownReply
                 }
                 let candidates: PostingList?

@@ -193,6 +193,42 @@ import TrawlTestSupport
         #endif
     }
 
+    /// Ignore files whose changes no event of the tree's folders names — a `.gitignore` that is a
+    /// link to a file outside the tree, and `.git/info/exclude` (the watcher does not watch
+    /// `.git`) — are checked at each question: what they rule in or out counts at once.
+    @Test func ignoreFilesOutOfTheWatchersSightCount() throws {
+        #if os(Linux)
+        let tree = try listing.indexedTree()
+        let rules = tree.deletingLastPathComponent().appendingPathComponent("rules-outside")
+        try listing.write("build/\n", to: rules)
+        try FileManager.default.removeItem(at: tree.appendingPathComponent(".gitignore"))
+        try FileManager.default.createSymbolicLink(at: tree.appendingPathComponent(".gitignore"), withDestinationURL: rules)
+        let exclude = tree.appendingPathComponent(".git/info/exclude")
+        try listing.write("", to: exclude)
+        for name in ["Linked", "Excluded"] { try listing.write("let needle = 1\n", to: tree.appendingPathComponent("Sources/\(name).swift")) }
+        let watcher = try startWatcher(tree)
+        defer { stop(watcher) }
+        var linkedIgnored = false, excluded = false
+        for round in 0..<6 {
+            try waitUntilWatched(tree)
+            // One of them changes at a time (a stale one alone makes the watcher say "unknown").
+            if round % 2 == 0 {
+                linkedIgnored.toggle()
+                try (linkedIgnored ? "build/\nLinked.swift\n" : "build/\n").write(to: rules, atomically: false, encoding: .utf8)
+            } else {
+                excluded.toggle()
+                try (excluded ? "Excluded.swift\n" : "").write(to: exclude, atomically: false, encoding: .utf8)
+            }
+            let found = try trawl(["find", "-l", "needle", "."], in: tree)
+            #expect(found.stdout.contains("Linked.swift") == !linkedIgnored, "round \(round): \(found.stdout)")
+            #expect(found.stdout.contains("Excluded.swift") == !excluded, "round \(round): \(found.stdout)")
+            try expectSameResults(in: tree, "round \(round)")
+        }
+        #else
+        print("skipped: the watcher needs inotify (Linux)")
+        #endif
+    }
+
     @Test func aSecondWatcherOfTheSameTreeIsRefused() throws {
         #if os(Linux)
         let tree = try listing.indexedTree()
