@@ -46,6 +46,11 @@ public struct FindRun: Sendable {
                 report.fileBytes = size
                 return report
             }
+            if let skip = item.recordedSkip {
+                // The index's listing says why a search skips this unchanged file: said unread.
+                return FindRun.search(.failure(skip), display: DisplayPath(item.file.path, implicitRoot: implicitRoot), isExplicit: false,
+                                      matcher: matcher, settings: settings)
+            }
             return FindRun.search(item.file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
         }, consume: { report in
             if let error = report.error {

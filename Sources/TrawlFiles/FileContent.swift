@@ -34,7 +34,7 @@ public struct FileContent: Sendable {
 }
 
 /// Why a file was not searched or rewritten.
-public enum FileSkip: Error, Sendable, Equatable, CustomStringConvertible {
+public enum FileSkip: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be opened or read: the system's reason.
     case unreadable(String)
     /// Not a regular file (a device, FIFO or socket): never rewritten, and searched only when

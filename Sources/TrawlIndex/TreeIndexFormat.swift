@@ -1,14 +1,14 @@
 import Dispatch
 import TrawlFiles
 
-/// The stored form of a tree's index (version 4): a manifest (`.trawl/index`) holding the listing
+/// The stored form of a tree's index (version 5): a manifest (`.trawl/index`) holding the listing
 /// of the tree and naming its segments, and immutable segment files (`.trawl/postings-…`) holding
 /// posting lists. A refresh writes a small segment for the files that changed and a new manifest
 /// (renamed over the old one), so its cost follows the change, not the tree. Integers are
 /// little-endian; "varint" is LEB128; "zigzag" maps signed to unsigned varints.
 ///
 /// ```
-/// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 4, u64 body length, u64 body checksum,
+/// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 5, u64 body length, u64 body checksum,
 ///                             u64 checksum of the 28 bytes before it
 /// manifest body               varint next file number; path of the root (absolute, resolved);
 ///                             u8 1 when the walk listed everything (no errors), else 0;
@@ -21,14 +21,15 @@ import TrawlFiles
 ///                             varint file count, varint part count (at least 1), per part:
 ///                               varint files, varint bytes; then the parts' files in walk order
 ///                               (parts are read on several cores), per file: path (a part's
-///                               first shares nothing), varint state (0: not indexed, 1: not
-///                               indexed, binary: a search skips it; n + 2: indexed as number n),
-///                               signature
+///                               first shares nothing), varint state (0: not indexed; 1, 2: not
+///                               indexed, binary or not valid UTF-8, varint offset of the first
+///                               NUL or bad byte follows; 3, 4: not indexed, UTF-16 little- or
+///                               big-endian; n + 5: indexed as number n), signature
 ///   path                      varint bytes shared with the previous path of its table, varint
 ///                             length of the rest, the rest
 ///   signature                 varint size, zigzag modified, zigzag changed (ns), varint inode,
 ///                             varint mode
-/// segment header (36 bytes)   "TRAWLSG\0", u32 version = 4, u64 trigram count, u64 postings
+/// segment header (36 bytes)   "TRAWLSG\0", u32 version = 5, u64 trigram count, u64 postings
 ///                             length, u64 checksum of the 28 bytes before it
 /// trigram table               per trigram, ascending: 3 key bytes, u32 list offset (from the
 ///                             postings' start), u32 list length, u64 list checksum; u64 checksum
@@ -39,7 +40,7 @@ import TrawlFiles
 /// records each segment's size and header checksum, so a truncated, corrupt, foreign or
 /// mismatched file is refused with ``TreeIndexFormat/Error`` rather than trusted.
 public enum TreeIndexFormat {
-    public static let version: UInt32 = 4
+    public static let version: UInt32 = 5
     static let manifestMagic = Array("TRAWLIX\0".utf8)
     static let segmentMagic = Array("TRAWLSG\0".utf8)
     static let headerLength = 36
@@ -103,12 +104,12 @@ public enum TreeIndexFormat {
             nonisolated(unsafe) let results = buffer
             DispatchQueue.concurrentPerform(iterations: parts) { part in
                 let range = ranges[part]
-                let bound = files[range].reduce(0) { $0 + $1.path.count + pathAndSignatureBound + 10 }
+                let bound = files[range].reduce(0) { $0 + $1.path.count + pathAndSignatureBound + 20 }
                 (results.baseAddress! + part).initialize(to: ByteWriter.bytes(capacity: bound) { out in
                     var previous: [UInt8] = []
                     for file in files[range] {
                         writePath(file.path, after: &previous, to: &out)
-                        out.varint(file.number.map { UInt64($0) + 2 } ?? (file.isBinary ? 1 : 0))
+                        writeState(of: file, to: &out)
                         writeSignature(file.signature, to: &out)
                     }
                 })
@@ -236,6 +237,24 @@ public enum TreeIndexFormat {
         return TreeManifest(listing: listing, segments: segments, nextNumber: nextNumber)
     }
 
+    /// A listed file's state: indexed (its number), or why not.
+    private static func writeState(of file: TreeListing.File, to out: inout ByteWriter) {
+        if let number = file.number { return out.varint(UInt64(number) + firstNumberState) }
+        switch file.skip {
+        case .binary(let offset)?:
+            out.varint(1)
+            out.varint(UInt64(offset))
+        case .invalidUTF8(let offset)?:
+            out.varint(2)
+            out.varint(UInt64(offset))
+        case .utf16(let bigEndian)?: out.varint(bigEndian ? 4 : 3)
+        default: out.varint(0)
+        }
+    }
+
+    /// The state of a file indexed as number 0 (those below say why a file is not indexed).
+    private static let firstNumberState: UInt64 = 5
+
     /// `count` files from the bytes at `range` (a part of a manifest's listing).
     private static func decodeFiles(_ count: Int, in bytes: [UInt8], at range: Range<Int>, below nextNumber: UInt32) throws(Error) -> [TreeListing.File] {
         var reader = Reader(bytes: bytes, position: range.lowerBound, end: range.upperBound)
@@ -245,8 +264,16 @@ public enum TreeIndexFormat {
         for _ in 0..<count {
             let path = try reader.path(after: &previous)
             let state = try reader.varint()
-            guard state < UInt64(nextNumber) + 2 else { throw .corrupt("bad file number") }
-            files.append(TreeListing.File(path: path, number: state < 2 ? nil : UInt32(state - 2), signature: try reader.signature(), isBinary: state == 1))
+            guard state < UInt64(nextNumber) + firstNumberState else { throw .corrupt("bad file number") }
+            let skip: FileSkip?
+            switch state {
+            case 1: skip = .binary(offset: Int(try reader.varint()))
+            case 2: skip = .invalidUTF8(offset: Int(try reader.varint()))
+            case 3, 4: skip = .utf16(bigEndian: state == 4)
+            default: skip = nil
+            }
+            files.append(TreeListing.File(path: path, number: state < firstNumberState ? nil : UInt32(state - firstNumberState),
+                                          signature: try reader.signature(), skip: skip))
         }
         guard reader.position == reader.end else { throw .corrupt("manifest length") }
         return files

@@ -18,22 +18,28 @@ public struct NarrowedFile: Sendable {
     private let source: Source
     /// Set when the index rules the file out, as long as it is unchanged since.
     private let ruledOutUnless: FileSignature?
+    /// Why a search skips this file (not valid UTF-8, UTF-16), as the index's listing records
+    /// it and the file is unchanged since: a search reports the skip without reading the file.
+    public let recordedSkip: FileSkip?
 
     /// A walked file the index says nothing of.
     public init(_ file: WalkedFile) {
         source = .walked(file)
         ruledOutUnless = nil
+        recordedSkip = nil
     }
 
     init(_ file: WalkedFile, ruledOutUnless signature: FileSignature?) {
         source = .walked(file)
         ruledOutUnless = signature
+        recordedSkip = nil
     }
 
-    /// A listed file to search (those the index rules out and are unchanged are not handed over).
-    init(prefix: [UInt8], relative: [UInt8]) {
+    /// A listed file to hand over (those the index rules out and are unchanged are not).
+    init(prefix: [UInt8], relative: [UInt8], recordedSkip: FileSkip?) {
         source = .listed(prefix: prefix, relative: relative)
         ruledOutUnless = nil
+        self.recordedSkip = recordedSkip
     }
 
     /// The file (its path is made here, on the worker, not while listing).
@@ -154,7 +160,9 @@ public struct TreeIndexNarrowing: Sendable {
     public func files(_ roots: [FilePath], walker: Walker, visit: (NarrowedFile) -> Void) -> Handover {
         if let served {
             let prefix = TreeIndexer.prefix(of: served.root)
-            for path in served.selection.paths { visit(NarrowedFile(prefix: prefix, relative: path)) }
+            for (path, skip) in zip(served.selection.paths, served.selection.recordedSkips) {
+                visit(NarrowedFile(prefix: prefix, relative: path, recordedSkip: skip))
+            }
             return Handover(filesRuledOut: served.selection.filesRuledOut, bytesRuledOut: served.selection.bytesRuledOut)
         }
         if let listing {
@@ -180,16 +188,20 @@ public struct TreeIndexNarrowing: Sendable {
         let selection = TreeIndexNarrowing.select(files, root: root, candidates: candidates, watched: watched, skipsBinaryFiles: skipsBinaryFiles,
                                                   excludes: excludes)
         let prefix = TreeIndexer.prefix(of: root)
-        for position in selection.positions { visit(NarrowedFile(prefix: prefix, relative: files[position].path)) }
+        for (position, skip) in selection.files { visit(NarrowedFile(prefix: prefix, relative: files[position].path, recordedSkip: skip)) }
         return Handover(filesRuledOut: selection.filesRuledOut, bytesRuledOut: selection.bytesRuledOut)
     }
 
-    /// The listed files to search (their positions, in walk order) and those skipped (count and
-    /// bytes): a file is skipped when the index rules it out (`candidates`, or a binary file with
-    /// `skipsBinaryFiles`) and it is unchanged — the watcher did not name it (`watched`), or else
-    /// a sweep of `stat`s finds it as listed. The watcher answers a search with the same.
+    /// The listed files to hand over (their positions, in walk order, each with the skip the
+    /// listing records for it while it is unchanged: not valid UTF-8, UTF-16) and those skipped
+    /// (count and bytes). What the listing says of a file counts only while it is unchanged —
+    /// the watcher did not name it (`watched`), or else a sweep of `stat`s finds it as listed: a
+    /// file is then skipped when the index rules it out (`candidates`, or a binary file with
+    /// `skipsBinaryFiles`), and reported as skipped, unread, when the listing says why a search
+    /// would skip it. The watcher answers a search with the same.
     static func select(_ files: [TreeListing.File], root: FilePath, candidates: PostingList?, watched: (changed: Set<Int>, gone: Set<Int>)?,
-                       skipsBinaryFiles: Bool, excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?) -> (positions: [Int], filesRuledOut: Int, bytesRuledOut: Int) {
+                       skipsBinaryFiles: Bool, excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?)
+        -> (files: [(position: Int, recordedSkip: FileSkip?)], filesRuledOut: Int, bytesRuledOut: Int) {
         // The walk asks `excludes` of every folder on the way and of the file: so does the listing
         // (once per folder).
         var excludedFolders: [[UInt8]: Bool] = [:]
@@ -209,9 +221,16 @@ public struct TreeIndexNarrowing: Sendable {
         // Read in place (a copy of each entry retains its path): this loop runs over every
         // listed file for each question a watcher answers.
         var selected: [Int] = []
-        var ruledOut: [Int] = []
+        // The files whose outcome the listing decides, as long as they are unchanged.
+        var decided: [Int] = []
         selected.reserveCapacity(files.count)
         let gone = watched?.gone ?? []
+        // One flag per file number: a lookup per listed file, without a search or a hash.
+        var isCandidate: [Bool] = []
+        if let units = candidates?.units, let last = units.last {
+            isCandidate = [Bool](repeating: false, count: Int(last) + 1)
+            for unit in units { isCandidate[Int(unit)] = true }
+        }
         files.withUnsafeBufferPointer { files in
             for position in files.indices {
                 if !gone.isEmpty && gone.contains(position) { continue }
@@ -222,29 +241,38 @@ public struct TreeIndexNarrowing: Sendable {
                 }
                 selected.append(position)
                 if let number = files[position].number {
-                    if let candidates, !candidates.contains(number) { ruledOut.append(position) }
-                } else if files[position].isBinary && skipsBinaryFiles {
-                    ruledOut.append(position)
+                    if candidates != nil && !(Int(number) < isCandidate.count && isCandidate[Int(number)]) { decided.append(position) }
+                } else if files[position].skip != nil && (skipsBinaryFiles || !files[position].isBinary) {
+                    decided.append(position)
                 }
             }
         }
-        // The files ruled out that changed since are handed over with the candidates: the
-        // watcher named them, or else all are stat'ed first, together.
-        var filesRuledOut = 0, bytesRuledOut = 0
-        var skipped = [Bool](repeating: false, count: files.count)
-        func skip(_ position: Int) {
-            skipped[position] = true
-            filesRuledOut += 1
-            // A binary file skipped counts no bytes, as when a search skips it.
-            bytesRuledOut += files[position].isBinary ? 0 : files[position].signature.size
-        }
+        // Whether each is unchanged: the watcher did not name it, or else all are stat'ed first,
+        // together.
+        var unchanged = [Bool](repeating: false, count: files.count)
         if let watched {
-            for position in ruledOut where watched.changed.isEmpty || !watched.changed.contains(position) { skip(position) }
+            for position in decided where watched.changed.isEmpty || !watched.changed.contains(position) { unchanged[position] = true }
         } else {
-            let ruledOutPositions = ruledOut
-            let now = SignatureSweep.current(prefix: TreeIndexer.prefix(of: root), count: ruledOutPositions.count) { files[ruledOutPositions[$0]].path }
-            for (position, signature) in zip(ruledOutPositions, now) where files[position].signature.matches(signature) { skip(position) }
+            let decided = decided
+            let now = SignatureSweep.current(prefix: TreeIndexer.prefix(of: root), count: decided.count) { files[decided[$0]].path }
+            for (position, signature) in zip(decided, now) where files[position].signature.matches(signature) { unchanged[position] = true }
         }
-        return (selected.filter { !skipped[$0] }, filesRuledOut, bytesRuledOut)
+        var handed: [(position: Int, recordedSkip: FileSkip?)] = []
+        handed.reserveCapacity(selected.count)
+        var filesRuledOut = 0, bytesRuledOut = 0
+        for position in selected {
+            guard unchanged[position] else {
+                handed.append((position, nil))
+                continue
+            }
+            if files[position].number != nil || files[position].isBinary {
+                filesRuledOut += 1
+                // A binary file skipped counts no bytes, as when a search skips it.
+                bytesRuledOut += files[position].isBinary ? 0 : files[position].signature.size
+            } else {
+                handed.append((position, files[position].skip))
+            }
+        }
+        return (handed, filesRuledOut, bytesRuledOut)
     }
 }

@@ -132,14 +132,15 @@ public struct TreeIndexer: Sendable {
             guard let signature = FileSignature.of(pathBytes: prefix + relative) else { return .gone }
             if let previous, previous.signature.matches(signature) { return .unchanged(previous) }
             let path = FilePath(bytes: prefix + relative)
-            // Only text is indexed (as find searches it); anything else is listed, and searched
-            // again unless it is binary (a search skips it as long as it is unchanged).
+            // Only text is indexed (as find searches it); anything else is listed, with why a
+            // search would skip it (binary, not UTF-8): while it is unchanged, a search skips it
+            // unread. Other files (unreadable, changed while read) are searched again.
             let content: FileContent
             switch FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)) {
             case .success(let read) where !read.changedWhileMapped:
                 content = read
-            case .failure(.binary):
-                return .unindexed(TreeListing.File(path: relative, number: nil, signature: signature.checked(racyAfter: instant), isBinary: true))
+            case .failure(let skip) where skip.isRecordedInListing:
+                return .unindexed(TreeListing.File(path: relative, number: nil, signature: signature.checked(racyAfter: instant), skip: skip))
             default:
                 return .unindexed(TreeListing.File(path: relative, number: nil, signature: signature.checked(racyAfter: instant)))
             }

@@ -22,15 +22,21 @@ public struct TreeListing: Sendable, Equatable {
         /// unreadable when indexed): such a file is always searched.
         public var number: UInt32?
         public var signature: FileSignature
-        /// Not indexed because it holds a NUL byte: a search skips it unread while it is
-        /// unchanged (a search of a tree skips binary files).
-        public var isBinary: Bool
+        /// Why it is not indexed, when a search would skip it too: binary (a search of a tree
+        /// skips it unread while it is unchanged), not valid UTF-8 or UTF-16 (a search reports
+        /// the skip, read from here while the file is unchanged).
+        public var skip: FileSkip?
 
-        public init(path: [UInt8], number: UInt32?, signature: FileSignature, isBinary: Bool = false) {
+        public init(path: [UInt8], number: UInt32?, signature: FileSignature, skip: FileSkip? = nil) {
             self.path = path
             self.number = number
             self.signature = signature
-            self.isBinary = number == nil && isBinary
+            self.skip = number == nil ? skip : nil
+        }
+
+        /// Whether it is listed as a binary file.
+        public var isBinary: Bool {
+            if case .binary = skip { true } else { false }
         }
     }
 
@@ -175,5 +181,16 @@ public struct TreeListing: Sendable, Equatable {
             current[position].signature = signature.checked(racyAfter: instant)
         }
         return current
+    }
+}
+
+extension FileSkip {
+    /// Whether a listing records this skip of a file: what the file's bytes decide (binary, not
+    /// UTF-8, UTF-16), not what happened while it was read.
+    var isRecordedInListing: Bool {
+        switch self {
+        case .binary, .invalidUTF8, .utf16: true
+        case .unreadable, .notRegular, .changedDuringRead: false
+        }
     }
 }

@@ -12,14 +12,17 @@ import TrawlMatch
 /// opened. One request per connection, one reply, then the watcher closes it:
 ///
 /// ```
-/// request   "trawl-watch 1 changes " + 16 hex digits (the manifest's identity) + "\n"
+/// request   "trawl-watch 2 changes " + 16 hex digits (the manifest's identity) + "\n"
 /// reply     "ok\n" then each changed path (relative to the root) followed by a NUL byte,
 ///           or "unknown\n" (a state the watcher does not vouch for, or changes it lost)
 ///
-/// request   "trawl-watch 1 search " + "b" (binary files skipped) or "-" + " " + the literal
+/// request   "trawl-watch 2 search " + "b" (binary files skipped) or "-" + " " + the literal
 ///           query in hex (below) + "\n"
 /// reply     "ok\n", files ruled out and their bytes in decimal ("N B\n"), then each file to
-///           search (relative to the root, in walk order) followed by a NUL byte; or "unknown\n"
+///           hand over (relative to the root, in walk order) followed by a NUL byte, each after
+///           the skip the listing records for it: "-" (none: search it), "u" + the offset of
+///           the first bad byte in decimal + ":" (not valid UTF-8), "l" or "m" (UTF-16 little-
+///           or big-endian); or "unknown\n"
 /// query     "A" (any file) | "L" varint n, n bytes, n caseless flags (0/1) | "&" or "|"
 ///           varint n, then n queries
 /// ```
@@ -35,7 +38,7 @@ public enum TreeWatchChannel {
     /// How long a search waits for each send or receive of the watcher before it checks the files
     /// itself (a watcher stopped with Ctrl-Z still takes connections).
     static let timeoutMilliseconds: Int32 = 250
-    static let requestPrefix = Array("trawl-watch 1 changes ".utf8)
+    static let requestPrefix = Array("trawl-watch 2 changes ".utf8)
 
     /// The socket's name for the folder with this `stat`.
     static func address(of folder: stat) -> [UInt8] {
@@ -101,6 +104,8 @@ public enum TreeWatchChannel {
     /// rules out (unchanged since) with their bytes.
     public struct Selection: Sendable, Equatable {
         public var paths: [[UInt8]]
+        /// For each path, why a search skips it while it is unchanged, when the listing says.
+        public var recordedSkips: [FileSkip?]
         public var filesRuledOut: Int
         public var bytesRuledOut: Int
     }
@@ -133,7 +138,7 @@ public enum TreeWatchChannel {
         return request
     }
 
-    static let searchPrefix = Array("trawl-watch 1 search ".utf8)
+    static let searchPrefix = Array("trawl-watch 2 search ".utf8)
 
     /// The query and binary flag of a complete search request; `nil` when `bytes` is not one.
     static func search(inRequest bytes: [UInt8]) -> (query: LiteralQuery, skipsBinaryFiles: Bool)? {
@@ -225,7 +230,17 @@ public enum TreeWatchChannel {
 
     static func reply(_ selection: Selection?) -> [UInt8] {
         guard let selection else { return unknownReply }
-        return Array("ok\n\(selection.filesRuledOut) \(selection.bytesRuledOut)\n".utf8) + pathList(selection.paths)
+        var bytes = Array("ok\n\(selection.filesRuledOut) \(selection.bytesRuledOut)\n".utf8)
+        for (path, skip) in zip(selection.paths, selection.recordedSkips) {
+            switch skip {
+            case .invalidUTF8(let offset)?: bytes += Array("u\(offset):".utf8)
+            case .utf16(let bigEndian)?: bytes.append(UInt8(ascii: bigEndian ? "m" : "l"))
+            default: bytes.append(UInt8(ascii: "-"))
+            }
+            bytes += path
+            bytes.append(0)
+        }
+        return bytes
     }
 
     /// The selection a complete reply gives: `.some(nil)` for "unknown", `nil` when malformed.
@@ -235,8 +250,28 @@ public enum TreeWatchChannel {
         guard bytes.starts(with: head), let lineEnd = bytes[head.count...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
         let counts = String(decoding: bytes[head.count..<lineEnd], as: UTF8.self).split(separator: " ")
         guard counts.count == 2, let files = Int(counts[0]), let total = Int(counts[1]), files >= 0, total >= 0 else { return nil }
-        guard let paths = paths(in: bytes[(lineEnd + 1)...]) else { return nil }
-        return .some(Selection(paths: paths, filesRuledOut: files, bytesRuledOut: total))
+        guard let entries = paths(in: bytes[(lineEnd + 1)...]) else { return nil }
+        var paths: [[UInt8]] = [], skips: [FileSkip?] = []
+        for entry in entries {
+            let rest: ArraySlice<UInt8>
+            switch entry.first {
+            case UInt8(ascii: "-"):
+                skips.append(nil)
+                rest = entry.dropFirst()
+            case UInt8(ascii: "l"), UInt8(ascii: "m"):
+                skips.append(.utf16(bigEndian: entry.first == UInt8(ascii: "m")))
+                rest = entry.dropFirst()
+            case UInt8(ascii: "u"):
+                guard let colon = entry.firstIndex(of: UInt8(ascii: ":")),
+                      let offset = Int(String(decoding: entry[1..<colon], as: UTF8.self)), offset >= 0 else { return nil }
+                skips.append(.invalidUTF8(offset: offset))
+                rest = entry[(colon + 1)...]
+            default: return nil
+            }
+            guard !rest.isEmpty else { return nil }
+            paths.append(Array(rest))
+        }
+        return .some(Selection(paths: paths, recordedSkips: skips, filesRuledOut: files, bytesRuledOut: total))
     }
 
     /// Sends all of `bytes` on the socket `descriptor` (within its time limit); whether it did.

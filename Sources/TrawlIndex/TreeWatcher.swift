@@ -496,7 +496,8 @@ public final class TreeWatcher: Sendable {
                 let files = stored.listing.files
                 let selected = TreeIndexNarrowing.select(files, root: watcher.root, candidates: candidates, watched: watched,
                                                          skipsBinaryFiles: skipsBinaryFiles, excludes: nil)
-                return TreeWatchChannel.reply(TreeWatchChannel.Selection(paths: selected.positions.map { files[$0].path },
+                return TreeWatchChannel.reply(TreeWatchChannel.Selection(paths: selected.files.map { files[$0.position].path },
+                                                                         recordedSkips: selected.files.map(\.recordedSkip),
                                                                          filesRuledOut: selected.filesRuledOut, bytesRuledOut: selected.bytesRuledOut))
             }
         }

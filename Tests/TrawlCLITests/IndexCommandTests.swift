@@ -102,6 +102,45 @@ import Testing
         try expectSame("binary file changed to text")
     }
 
+    /// The lines of a run's error output that say a file was skipped (not valid UTF-8, UTF-16).
+    func skipNotes(_ stderr: String) -> [Substring] { stderr.split(separator: "\n").filter { $0.contains("skipped") } }
+
+    /// Writes a file that is not valid UTF-8 (its first bad byte at `offset`, a needle before it)
+    /// and one in UTF-16, aged.
+    func writeUndecodableFiles(in folder: URL, badByteAt offset: Int) throws {
+        var latin = Array("needle ".utf8)
+        latin += Array(repeating: UInt8(ascii: "x"), count: max(0, offset - latin.count)) + [0xE9, 0x0A]
+        try Data(latin).write(to: folder.appendingPathComponent("latin1.txt"))
+        try Data([0xFF, 0xFE] + "needle\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: folder.appendingPathComponent("wide.txt"))
+        for name in ["latin1.txt", "wide.txt"] { try age(folder.appendingPathComponent(name), seconds: 1800) }
+    }
+
+    /// Files a search skips as not UTF-8 are listed with why: while they are unchanged, a search
+    /// with the index says so without reading them, in the same words (the offset of the first
+    /// bad byte included) and order; changed, they are read again.
+    @Test func filesSkippedAsNotUTF8AreReportedTheSameWithTheIndex() throws {
+        let tree = try copyOfFixture("tree")
+        try writeUndecodableFiles(in: tree.appendingPathComponent("docs"), badByteAt: 40)
+        try ageAll(tree)
+        #expect(try trawl(["index", "."], in: tree).status == 0)
+        func expectSame(_ comment: String) throws {
+            for arguments in [["-l", "needle"], ["--stats", "needle"], ["-l", "ZZZabsent"]] {
+                let with = try trawl(["find"] + arguments + ["."], in: tree)
+                let without = try trawl(["find", "--no-index"] + arguments + ["."], in: tree)
+                #expect(with.stdout == without.stdout && with.status == without.status, "\(comment) \(arguments)")
+                #expect(skipNotes(with.stderr) == skipNotes(without.stderr) && totals(with.stderr) == totals(without.stderr),
+                        "\(comment) \(arguments): \(with.stderr) / \(without.stderr)")
+                #expect(skipNotes(with.stderr).count == 2, "\(comment): \(with.stderr)")
+            }
+        }
+        try expectSame("listed")
+        // The bad byte moves: the file changed, so what the listing says of it no longer counts.
+        try writeUndecodableFiles(in: tree.appendingPathComponent("docs"), badByteAt: 90)
+        try expectSame("changed")
+        #expect(try trawl(["index", "."], in: tree).status == 0)
+        try expectSame("refreshed")
+    }
+
     @Test func anUnusableIndexIsReportedAndRebuilt() throws {
         let tree = try copyOfFixture("tree")
         try ageAll(tree)

@@ -46,6 +46,8 @@ import TrawlTestSupport
             #expect(with.stdout == without.stdout && with.status == without.status, "\(comment): \(query)\n\(with.stdout)\nwithout:\n\(without.stdout)")
             // The files the index rules out count as searched: the same totals as a walk's.
             #expect(checks.totals(with.stderr) == checks.totals(without.stderr), "\(comment): \(query)\n\(with.stderr)\nwithout:\n\(without.stderr)")
+            // Files skipped as not UTF-8 are said to be, in the same words and order.
+            #expect(checks.skipNotes(with.stderr) == checks.skipNotes(without.stderr), "\(comment): \(query)\n\(with.stderr)\nwithout:\n\(without.stderr)")
             usedWatcher = usedWatcher || with.stderr.contains("changes from its watcher")
         }
         // replace asks the watcher only what changed (its own walk filter rules out serving).
@@ -69,6 +71,7 @@ import TrawlTestSupport
     @Test func searchesWithAWatcherEqualSearchesWithoutTheIndexThroughRandomChanges() throws {
         #if os(Linux)
         let tree = try listing.indexedTree()
+        try checks.writeUndecodableFiles(in: tree.appendingPathComponent("Sources"), badByteAt: 30)
         let watcher = try startWatcher(tree)
         defer { stop(watcher) }
         var generator = SeededGenerator(seed: 0x5EED_CAFE)

@@ -37,7 +37,7 @@ import TrawlText
             listing.files.append(TreeListing.File(path: path, number: UInt32(number), signature: randomSignature(&random)))
             if number % 13 == 0 {
                 listing.files.append(TreeListing.File(path: Array("dir\(number % 7)/image\(number).png".utf8), number: nil, signature: randomSignature(&random),
-                                                      isBinary: number % 2 == 0))
+                                                      skip: [nil, .binary(offset: number), .invalidUTF8(offset: number * 1000), .utf16(bigEndian: number % 2 == 0)][number % 4]))
             }
         }
         for folder in ["", "dir0", "dir0/sub", "dir1"] {

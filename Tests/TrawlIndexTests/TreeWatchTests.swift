@@ -3,6 +3,7 @@ import SystemPackage
 import Testing
 @testable import TrawlIndex
 import TrawlMatch
+import TrawlFiles
 import TrawlTestSupport
 
 /// The parts of a tree's watcher that need no file system events: its change log, its messages,
@@ -61,7 +62,7 @@ import TrawlTestSupport
             #expect(TreeWatchChannel.changes(inReply: TreeWatchChannel.reply(paths)) == .some(.some(paths)))
         }
         #expect(TreeWatchChannel.changes(inReply: TreeWatchChannel.reply(nil as Set<[UInt8]>?)) == .some(nil))
-        for bad in ["", "ok", "ok\na", "ok\n\0", "unknown", "trawl-watch 1 changes 12\n"] {
+        for bad in ["", "ok", "ok\na", "ok\n\0", "unknown", "trawl-watch 2 changes 12\n"] {
             #expect(TreeWatchChannel.changes(inReply: Array(bad.utf8)) == nil, "\(bad)")
             #expect(TreeWatchChannel.identity(inRequest: Array(bad.utf8)) == nil, "\(bad)")
         }
@@ -87,18 +88,22 @@ import TrawlTestSupport
             let skips = Bool.random(using: &random)
             let parsed = TreeWatchChannel.search(inRequest: TreeWatchChannel.searchRequest(query, skipsBinaryFiles: skips))
             #expect(parsed?.query == query && parsed?.skipsBinaryFiles == skips, "\(query)")
+            let paths = (0..<Int.random(in: 0...20, using: &random)).map { _ in
+                (0..<Int.random(in: 1...30, using: &random)).map { _ in UInt8.random(in: 1...255, using: &random) }
+            }
+            let recorded: [FileSkip?] = paths.map { _ in
+                [nil, .invalidUTF8(offset: Int.random(in: 0...1 << 40, using: &random)), .utf16(bigEndian: Bool.random(using: &random))][Int.random(in: 0...2, using: &random)]
+            }
             let selection = TreeWatchChannel.Selection(
-                paths: (0..<Int.random(in: 0...20, using: &random)).map { _ in
-                    (0..<Int.random(in: 1...30, using: &random)).map { _ in UInt8.random(in: 1...255, using: &random) }
-                },
+                paths: paths, recordedSkips: recorded,
                 filesRuledOut: Int.random(in: 0...100_000, using: &random), bytesRuledOut: Int.random(in: 0...1 << 40, using: &random))
             #expect(TreeWatchChannel.selection(inReply: TreeWatchChannel.reply(selection)) == .some(.some(selection)))
         }
         #expect(TreeWatchChannel.selection(inReply: TreeWatchChannel.unknownReply) == .some(nil))
         // Odd digits, an unknown flag, a literal longer than what follows, not hex, and "L" with one
         // byte "A" marked caseless (not a lowercase letter).
-        for bad in ["trawl-watch 1 search b 4\n", "trawl-watch 1 search x 41\n", "trawl-watch 1 search b 4c05\n", "trawl-watch 1 search b zz\n",
-                    "trawl-watch 1 search b 4c014101\n"] {
+        for bad in ["trawl-watch 2 search b 4\n", "trawl-watch 2 search x 41\n", "trawl-watch 2 search b 4c05\n", "trawl-watch 2 search b zz\n",
+                    "trawl-watch 2 search b 4c014101\n"] {
             #expect(TreeWatchChannel.search(inRequest: Array(bad.utf8)) == nil, "\(bad)")
         }
         for bad in ["ok\n", "ok\n1\n", "ok\n1 2\na", "ok\n-1 2\n"] {
