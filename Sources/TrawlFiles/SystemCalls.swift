@@ -58,6 +58,21 @@ extension FilePath {
         }
     }
 
+    /// A path from raw bytes (which need not be UTF-8): one copy, for the paths a search makes
+    /// per file (the generic form below walks an iterator through witness tables).
+    public init(bytes: [UInt8]) {
+        let cString = [CChar](unsafeUninitializedCapacity: bytes.count + 1) { buffer, count in
+            count = 0
+            for byte in bytes where byte != 0 {
+                buffer[count] = CChar(bitPattern: byte)
+                count += 1
+            }
+            buffer[count] = 0
+            count += 1
+        }
+        self.init(platformString: cString)
+    }
+
     /// A path from raw bytes (which need not be UTF-8).
     public init(bytes: some Collection<UInt8>) {
         var cString = [CChar]()
