@@ -116,11 +116,20 @@ extension CatalogSearcher {
         var scorer = ItemScorer(words: words, catalog: catalog, matchedWords: matchedWords, wordMasks: wordMasks,
                                 exactMasks: exactMasks, wordTypos: wordTypos)
         let orders = catalog.orders
-        func bound(_ sum: BoundSum, order: Int) -> CatalogResults.Rank {
+        func bound(_ sum: BoundSum, order: Int, mayHoldExactly: Bool = true) -> CatalogResults.Rank {
             let inexact = Int(sum & 31)
             return CatalogResults.Rank(typos: Int(sum >> 56), proximity: Int(sum >> 48 & 0xFF),
                                        fieldWeight: heaviest * words.count - Int(sum >> 5 & ((1 << 43) - 1)),
-                                       exactField: inexact == 0, exactWords: words.count - inexact, order: order)
+                                       exactField: inexact == 0 && mayHoldExactly, exactWords: words.count - inexact, order: order)
+        }
+        // A field holds exactly the query only if it has as many words: few items have such a
+        // field, and a bound that assumed one let none of a large group be turned away ("text
+        // to" ranked all 59k matches one by one). The item's bounds are already asked for.
+        let fieldCount = catalog.fields.count, itemBounds = catalog.bounds
+        func mayHoldExactly(_ item: Int) -> Bool {
+            let base = item * (fieldCount + 1)
+            for field in 0..<fieldCount where Int(itemBounds[base + field + 1] &- itemBounds[base + field]) == words.count { return true }
+            return false
         }
         var scored = 0
         for group in groups.sums.indices {
@@ -131,7 +140,7 @@ extension CatalogSearcher {
                 let group = UnsafeBufferPointer<UInt32>(rebasing: items[groups.starts[group]..<groups.starts[group + 1]])
                 func isAdmitted(_ item: UInt32) -> Bool {
                     guard let worst = ranking.best.admissionLimit else { return true }
-                    return !(worst < bound(sum, order: Int(orders[Int(item)])))
+                    return !(worst < bound(sum, order: Int(orders[Int(item)]), mayHoldExactly: sum & 31 != 0 || mayHoldExactly(Int(item))))
                 }
                 for (index, item) in group.enumerated() {
                     // The worst kept result only improves: an item turned away now would be later,
