@@ -5,12 +5,12 @@
 /// field: its typos, field weight and exact words are known, its proximity is at least one per
 /// pair of words that share a field and the most for a pair that does not (the tags tell which
 /// fields hold each word), and a field can hold exactly the query only if every word matched
-/// exactly. Without the fields, "org in" ranked all 40k items with "org" in the title and "in" in
+/// exactly and the field has as many words as the query. Without the fields, "org in" ranked all 40k items with "org" in the title and "in" in
 /// the body before the few whose "org" is also in the body, next to "in". So
 /// the matches come from intersecting the words' keyed postings, each with that bound; grouped by
 /// bound, best first, the groups are ranked item by item only until the best results found so far
-/// beat the next bound. Within a group, whose items differ only in their order, an item whose
-/// order cannot beat the worst kept result is skipped with one comparison.
+/// beat the next bound. Within a group, an item whose bound (with its order, and whether it has a
+/// field of the query's length) cannot beat the worst kept result is skipped without its words.
 extension CatalogSearcher {
     /// An item's bound summed over the query words, smaller is better: typos in bits 56–63, the
     /// least proximity in 48–55, the field weight's shortfall from the heaviest in bits 5–47, words

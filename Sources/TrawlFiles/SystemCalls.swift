@@ -74,13 +74,7 @@ extension FilePath {
     }
 
     /// A path from raw bytes (which need not be UTF-8).
-    public init(bytes: some Collection<UInt8>) {
-        var cString = [CChar]()
-        cString.reserveCapacity(bytes.count + 1)
-        for byte in bytes where byte != 0 { cString.append(CChar(bitPattern: byte)) }
-        cString.append(0)
-        self.init(platformString: cString)
-    }
+    public init(bytes: some Collection<UInt8>) { self.init(bytes: Array(bytes)) }
 
     /// This path with `name` (raw bytes of one component) appended.
     func appending(name: [UInt8]) -> FilePath { FilePath(bytes: joinedPath(bytes, name)) }

@@ -267,8 +267,9 @@ public enum TreeIndexFormat {
             guard state < UInt64(nextNumber) + firstNumberState else { throw .corrupt("bad file number") }
             let skip: FileSkip?
             switch state {
-            case 1: skip = .binary(offset: Int(try reader.varint()))
-            case 2: skip = .invalidUTF8(offset: Int(try reader.varint()))
+            case 1, 2:
+                guard let offset = Int(exactly: try reader.varint()) else { throw .corrupt("bad skip offset") }
+                skip = state == 1 ? .binary(offset: offset) : .invalidUTF8(offset: offset)
             case 3, 4: skip = .utf16(bigEndian: state == 4)
             default: skip = nil
             }

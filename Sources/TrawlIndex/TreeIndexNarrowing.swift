@@ -61,9 +61,9 @@ public struct NarrowedFile: Sendable {
 
 /// What the indexes at the searched roots say about a query. When one root is searched with the
 /// default walk and its index's listing is current, the files come from the listing (no walk);
-/// otherwise the tree is walked and each file the index knows is looked up. Either way a file is
-/// skipped only when it is indexed, cannot match and is unchanged since, so results are exactly
-/// those without the index.
+/// otherwise the tree is walked and each file the index knows is looked up. Either way what the
+/// index says of a file (it cannot match; it is binary; it is not UTF-8) counts only while the
+/// file is unchanged since, so results, notes included, are exactly those without the index.
 public struct TreeIndexNarrowing: Sendable {
     private struct Root: Sendable {
         var path: FilePath

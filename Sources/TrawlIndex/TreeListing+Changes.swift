@@ -11,9 +11,9 @@ extension TreeListing {
     /// the positions of listed files to search whatever the index says (`changed`) and of those
     /// gone since (`gone`: a walk would not find them), or `nil` when the listing no longer says
     /// what a walk would find — an entry added, a listed folder changed, an ignore file or
-    /// `.git` marker touched, or a path the watcher cannot see (above the root, inside `.git`)
-    /// changed. Costs a `stat` per changed path and per ignore file or marker in `unseen`
-    /// (positions in `watched`; all when `nil`), and no more.
+    /// `.git` marker touched, or one of the watched paths at `unseen` (positions in `watched`;
+    /// all when `nil`: those the watcher cannot see are its caller's to check) changed. Costs a
+    /// `stat` per changed path and per path in `unseen`, and no more.
     public func filesChanged(by changes: Set<[UInt8]>, root: FilePath, unseen: [Int]? = nil) -> (changed: Set<Int>, gone: Set<Int>)? {
         guard isComplete, root.resolved()?.bytes == self.root, watchedAreCurrent(unseen ?? Array(watched.indices), root: root) else { return nil }
         var changed = Set<Int>(), gone = Set<Int>()
@@ -42,7 +42,7 @@ extension TreeListing {
     }
 
     /// Whether the watched paths at `positions` are as listed.
-    public func watchedAreCurrent(_ positions: [Int], root: FilePath) -> Bool {
+    func watchedAreCurrent(_ positions: [Int], root: FilePath) -> Bool {
         positions.allSatisfy { watched[$0].isCurrent(FileSignature.of(root.appending(relative: watched[$0].path))) }
     }
 
@@ -50,7 +50,8 @@ extension TreeListing {
     /// may not name: those above the root or inside `.git` (folders no watcher of the tree
     /// watches) and links (a link changes with its target). A watcher `stat`s these at each
     /// question; a change to any other (edited, deleted, replaced by a link) is an event in a
-    /// listed folder. Found once per index a watcher opens (an `lstat` each).
+    /// listed folder. Found once per index a watcher opens (an `lstat` each). A file with other
+    /// hard links can change through a name outside the tree: it counts as unseen too.
     public func watchedUnseen(root: FilePath) -> [Int] {
         let up = Array("../".utf8)
         return watched.indices.filter { position in
@@ -58,7 +59,7 @@ extension TreeListing {
             if path.starts(with: up) { return true }
             if path.split(separator: UInt8(ascii: "/")).dropLast().contains(where: { $0.elementsEqual(TreeListing.repositoryMarker) }) { return true }
             guard case .success(let status) = root.appending(relative: path).linkStatus() else { return false }
-            return status.st_mode & S_IFMT == S_IFLNK
+            return status.st_mode & S_IFMT == S_IFLNK || status.st_nlink > 1
         }
     }
 

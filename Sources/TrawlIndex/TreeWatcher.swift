@@ -77,6 +77,8 @@ public final class TreeWatcher: Sendable {
     /// Changes settle when no event came for this long (or this long after the first of a burst).
     static let quietNanoseconds: UInt64 = 250_000_000
     static let longestWaitNanoseconds: UInt64 = 2_000_000_000
+    /// How often an unseen path that stays stale asks for a refresh.
+    static let staleRefreshNanoseconds: UInt64 = 5_000_000_000
     #if os(Linux)
     static let folderMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
         | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
@@ -188,6 +190,10 @@ public final class TreeWatcher: Sendable {
         var opened: StoredTreeIndex?
         /// The paths of `opened`'s listing that a question `stat`s (``TreeListing/watchedUnseen(root:)``).
         var unseen: [Int] = []
+        /// What the unseen paths were when last found changed, and when: a refresh is asked for
+        /// once per change, or every few seconds while one stays stale (recorded as too recent
+        /// to trust, or dated in the future), not at every question.
+        var staleUnseen: (signatures: [FileSignature?], at: UInt64)?
 
         /// What a search asked.
         enum Request {
@@ -476,9 +482,17 @@ public final class TreeWatcher: Sendable {
         mutating func answer(_ request: Request) -> [UInt8] {
             guard watcher.rootIsTheSame else { return TreeWatchChannel.unknownReply }
             // An ignore file out of the events' sight changed: no event will ask for the refresh.
-            if let opened, !opened.listing.watchedAreCurrent(unseen, root: watcher.root) {
-                noteChange()
-                return TreeWatchChannel.unknownReply
+            if let opened {
+                let watched = opened.listing.watched
+                let now = unseen.map { FileSignature.of(watcher.root.appending(relative: watched[$0].path)) }
+                if !zip(unseen, now).allSatisfy({ watched[$0].isCurrent($1) }) {
+                    let time = monotonicNanoseconds()
+                    if staleUnseen.map({ $0.signatures != now || time - $0.at > TreeWatcher.staleRefreshNanoseconds }) ?? true {
+                        staleUnseen = (now, time)
+                        noteChange()
+                    }
+                    return TreeWatchChannel.unknownReply
+                }
             }
             switch request {
             case .changes(let identity):

@@ -197,8 +197,9 @@ import TrawlTestSupport
     }
 
     /// Ignore files whose changes no event of the tree's folders names — a `.gitignore` that is a
-    /// link to a file outside the tree, and `.git/info/exclude` (the watcher does not watch
-    /// `.git`) — are checked at each question: what they rule in or out counts at once.
+    /// link to a file outside the tree, `.git/info/exclude` (the watcher does not watch `.git`),
+    /// and an `.ignore` hard-linked from outside and written there — are checked at each question:
+    /// what they rule in or out counts at once.
     @Test func ignoreFilesOutOfTheWatchersSightCount() throws {
         #if os(Linux)
         let tree = try listing.indexedTree()
@@ -208,23 +209,32 @@ import TrawlTestSupport
         try FileManager.default.createSymbolicLink(at: tree.appendingPathComponent(".gitignore"), withDestinationURL: rules)
         let exclude = tree.appendingPathComponent(".git/info/exclude")
         try listing.write("", to: exclude)
-        for name in ["Linked", "Excluded"] { try listing.write("let needle = 1\n", to: tree.appendingPathComponent("Sources/\(name).swift")) }
+        // An .ignore with a second name outside the tree, written through that name.
+        let hardRules = tree.deletingLastPathComponent().appendingPathComponent("hard-rules-outside")
+        try listing.write("", to: hardRules)
+        #expect(link(hardRules.path, tree.appendingPathComponent("Sources/.ignore").path) == 0)
+        for name in ["Linked", "Excluded", "Hard"] { try listing.write("let needle = 1\n", to: tree.appendingPathComponent("Sources/\(name).swift")) }
         let watcher = try startWatcher(tree)
         defer { stop(watcher) }
-        var linkedIgnored = false, excluded = false
+        var linkedIgnored = false, excluded = false, hardIgnored = false
         for round in 0..<6 {
             try waitUntilWatched(tree)
             // One of them changes at a time (a stale one alone makes the watcher say "unknown").
-            if round % 2 == 0 {
+            switch round % 3 {
+            case 0:
                 linkedIgnored.toggle()
                 try (linkedIgnored ? "build/\nLinked.swift\n" : "build/\n").write(to: rules, atomically: false, encoding: .utf8)
-            } else {
+            case 1:
                 excluded.toggle()
                 try (excluded ? "Excluded.swift\n" : "").write(to: exclude, atomically: false, encoding: .utf8)
+            default:
+                hardIgnored.toggle()
+                try (hardIgnored ? "Hard.swift\n" : "").write(to: hardRules, atomically: false, encoding: .utf8)
             }
             let found = try trawl(["find", "-l", "needle", "."], in: tree)
             #expect(found.stdout.contains("Linked.swift") == !linkedIgnored, "round \(round): \(found.stdout)")
             #expect(found.stdout.contains("Excluded.swift") == !excluded, "round \(round): \(found.stdout)")
+            #expect(found.stdout.contains("Hard.swift") == !hardIgnored, "round \(round): \(found.stdout)")
             try expectSameResults(in: tree, "round \(round)")
         }
         #else
