@@ -141,8 +141,12 @@ struct StoredSegment: Sendable {
     /// The stored length of `key`'s list in bytes (0 when absent; unchecked, a measure to order
     /// lookups by).
     func listLength(_ key: UInt32) -> Int {
-        guard let entry = entry(of: key) else { return 0 }
-        return Int(TreeIndexFormat.readUInt(table, entry * TreeIndexFormat.tableEntryLength + 7, 4))
+        entry(of: key).map(storedLength(at:)) ?? 0
+    }
+
+    /// The length the table gives for an entry's list (unchecked).
+    private func storedLength(at entry: Int) -> Int {
+        Int(TreeIndexFormat.readUInt(table, entry * TreeIndexFormat.tableEntryLength + 7, 4))
     }
 
     /// The table entry of `key`, by bisection.
@@ -163,7 +167,7 @@ struct StoredSegment: Sendable {
     /// Where an entry's list is in the postings, checked against the segment's size.
     private func listRange(at entry: Int) throws(TreeIndexFormat.Error) -> Range<Int> {
         let base = entry * TreeIndexFormat.tableEntryLength
-        let offset = Int(TreeIndexFormat.readUInt(table, base + 3, 4)), length = Int(TreeIndexFormat.readUInt(table, base + 7, 4))
+        let offset = Int(TreeIndexFormat.readUInt(table, base + 3, 4)), length = storedLength(at: entry)
         guard postingsOffset + offset + length <= size, length > 0 else { throw .corrupt("bad posting list") }
         return offset..<(offset + length)
     }
