@@ -39,6 +39,9 @@ public struct Catalog: Sendable {
 
     /// The tag bit of field `index` (none past ``fieldTagFields``).
     static func fieldTag(_ index: Int) -> UInt8 { index < fieldTagFields ? 1 << UInt8(index) : 0 }
+    /// The slots whose words are in `postings`: an update adds items to the forward index and
+    /// posts them all at its end (``postPendingItems()``).
+    var postedSlots = 0
     /// Merged postings of the prefixes many words share, for one-word queries of a few letters.
     var prefixPostings = PrefixPostings()
     /// The fewest postings a prefix needs for merged postings; nil for the default (tests lower it
@@ -119,6 +122,7 @@ public struct Catalog: Sendable {
     }
 
     private mutating func finishUpdate() {
+        postPendingItems()
         vocabulary.sort()
         compactIfWorthIt()
         if prefixPostings.isDue(slotCount: slotCount) {
@@ -170,27 +174,10 @@ public struct Catalog: Sendable {
         isLive.append(true)
         orders.append(order)
         numbersByID[item.id] = number
-        for (fieldIndex, field) in fields.enumerated() {
+        for field in fields {
             bounds.append(UInt32(words.count))
             guard let text = item.fields[field.name] else { continue }
-            let first = words.count
-            let fieldTag = Self.fieldTag(fieldIndex)
-            WordFolding.forEachWord(in: text) { _, folded in
-                let word = Int(vocabulary.number(adding: folded))
-                words.append(UInt32(word))
-                prefixPostings.add(word: UInt32(word), of: vocabulary, item: number, field: fieldTag)
-                if word == postings.count { postings.append([]); postingTags.append([]) }
-                if postings[word].last != number {
-                    postings[word].append(number)
-                    postingTags[word].append(fieldTag)
-                } else {
-                    postingTags[word][postingTags[word].count - 1] |= fieldTag
-                }
-            }
-            if words.count == first + 1 {
-                let word = Int(words[first])
-                postingTags[word][postingTags[word].count - 1] |= Self.soleWordTag
-            }
+            WordFolding.forEachWord(in: text) { _, folded in words.append(vocabulary.number(adding: folded)) }
         }
         bounds.append(UInt32(words.count))
         for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {

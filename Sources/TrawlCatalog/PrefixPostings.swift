@@ -34,6 +34,9 @@ struct PrefixPostings: Sendable {
     /// again (by a quarter: amortized, each item is read a bounded number of times).
     func isDue(slotCount: Int) -> Bool { slotCount >= chosenAt + chosenAt / 4 + 1 }
 
+    /// Whether no prefix has a list.
+    var isEmpty: Bool { numbers.isEmpty }
+
     /// The list of the items with a word beginning with `prefix`, if it has one.
     func list(forPrefix prefix: [UInt8]) -> Int? {
         guard (1...Self.longestPrefix).contains(prefix.count), let number = numbers[Self.key(prefix)] else { return nil }
@@ -80,15 +83,29 @@ struct PrefixPostings: Sendable {
         guard !numbers.isEmpty else { return }
         for word in 0..<vocabulary.count { appendLists(of: word, bytes: vocabulary.word(UInt32(word))) }
         let fieldCount = catalog.fields.count
-        for item in 0..<catalog.slotCount where catalog.isLive[item] {
-            let base = item * (fieldCount + 1)
-            for field in 0..<fieldCount {
-                let tag = Catalog.fieldTag(field)
-                for position in Int(catalog.bounds[base + field])..<Int(catalog.bounds[base + field + 1]) {
-                    let word = catalog.words[position]
-                    add(word: word, of: vocabulary, item: UInt32(item), field: tag)
+        let sorted = wordLists.withUnsafeBufferPointer { wordLists in
+            PostingSort(listCount: items.count) { post in
+                catalog.words.withUnsafeBufferPointer { words in
+                    catalog.bounds.withUnsafeBufferPointer { bounds in
+                        for item in 0..<catalog.slotCount where catalog.isLive[item] {
+                            let base = item * (fieldCount + 1)
+                            for field in 0..<fieldCount {
+                                let tag = Catalog.fieldTag(field)
+                                for position in Int(bounds[base + field])..<Int(bounds[base + field + 1]) {
+                                    let slot = Int(words[position]) * Self.longestPrefix
+                                    for length in 0..<Self.longestPrefix where wordLists[slot + length] >= 0 {
+                                        post(UInt32(item), Int(wordLists[slot + length]), tag)
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
+        }
+        for list in items.indices {
+            items[list] = Array(sorted.items[sorted.range(of: list)])
+            fieldTags[list] = Array(sorted.tags[sorted.range(of: list)])
         }
     }
 

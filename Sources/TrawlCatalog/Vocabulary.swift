@@ -11,7 +11,7 @@ struct Vocabulary: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Where each word starts in `bytes`; one more entry than words.
     private(set) var starts: [UInt32] = [0]
-    private var numbers: [String: UInt32] = [:]
+    private var numbers = WordTable()
     /// Word numbers in byte order of their words, for the words added before the last `sort()`.
     private var sorted: [UInt32] = []
     /// The trie over `sorted`, built when a change adds many words and otherwise by the first lookup
@@ -30,10 +30,10 @@ struct Vocabulary: Sendable {
 
     /// The number of `word`, added when new.
     mutating func number(adding word: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let key = String(decoding: word, as: UTF8.self)
-        if let number = numbers[key] { return number }
+        let hash = WordTable.hash(word)
+        if let number = number(of: word, hash: hash) { return number }
         let number = UInt32(count)
-        numbers[key] = number
+        numbers.insert(number, hash: hash)
         bytes.append(contentsOf: word)
         starts.append(UInt32(bytes.count))
         longest = max(longest, word.count)
@@ -41,7 +41,18 @@ struct Vocabulary: Sendable {
     }
 
     /// The number of `word` (folded), if the catalog has it.
-    func number(of word: String) -> UInt32? { numbers[word] }
+    func number(of word: String) -> UInt32? {
+        var word = word
+        return word.withUTF8 { number(of: $0, hash: WordTable.hash($0)) }
+    }
+
+    private func number(of word: UnsafeBufferPointer<UInt8>, hash: UInt32) -> UInt32? {
+        bytes.withUnsafeBufferPointer { bytes in
+            starts.withUnsafeBufferPointer { starts in
+                numbers.number(of: word, hash: hash) { UnsafeBufferPointer(rebasing: bytes[Int(starts[Int($0)])..<Int(starts[Int($0) + 1])]) }
+            }
+        }
+    }
 
     /// The bytes of word `number`.
     func word(_ number: UInt32) -> ArraySlice<UInt8> { bytes[Int(starts[Int(number)])..<Int(starts[Int(number) + 1])] }
@@ -83,7 +94,7 @@ struct Vocabulary: Sendable {
     /// `query`, with its distance.
     func forEachMatch(of query: [UInt8], typos: Int, prefix: Bool, _ report: (UInt32, Int) -> Void) {
         if typos == 0, !prefix {
-            if let number = numbers[String(decoding: query, as: UTF8.self)] { report(number, 0) }
+            if let number = query.withUnsafeBufferPointer({ number(of: $0, hash: WordTable.hash($0)) }) { report(number, 0) }
             return
         }
         let trie = trie

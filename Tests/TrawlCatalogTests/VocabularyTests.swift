@@ -3,6 +3,33 @@ import TrawlTestSupport
 @testable import TrawlCatalog
 
 @Suite struct VocabularyTests {
+    /// Words are numbered in order of first appearance and found again by their bytes (the
+    /// vocabulary's own hash table against a `Dictionary`), absent words not at all; words of 0 to
+    /// 72 bytes, past the table's growth steps and across its eight-byte hashing steps.
+    @Test func wordNumbersAgreeWithADictionary() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 22))
+        let letters = ["a", "b", "c", "x", "y", "z", "0", "9", "é"]
+        func randomWord(upTo length: Int) -> [UInt8] {
+            Array((0..<Int.random(in: 0...length, using: &random)).map { _ in letters.randomElement(using: &random)! }.joined().utf8)
+        }
+        var vocabulary = Vocabulary()
+        var expected: [[UInt8]: UInt32] = [:]
+        for _ in 0..<(3_000 * PropertyTestSettings.scale) {
+            let word = randomWord(upTo: 36)
+            let number = word.withUnsafeBufferPointer { vocabulary.number(adding: $0) }
+            let known = expected[word]
+            #expect(number == known ?? UInt32(expected.count), "\(word)")
+            if known == nil { expected[word] = number }
+            let probe = randomWord(upTo: 10)
+            #expect(vocabulary.number(of: String(decoding: probe, as: UTF8.self)) == expected[probe])
+        }
+        #expect(vocabulary.count == expected.count)
+        for (word, number) in expected {
+            #expect(vocabulary.number(of: String(decoding: word, as: UTF8.self)) == number)
+            #expect(Array(vocabulary.word(number)) == word)
+        }
+    }
+
     /// The Levenshtein walk over the byte-ordered words finds exactly the words a brute-force
     /// distance finds, with the same distances, for whole words and prefixes.
     @Test func typoLookupAgreesWithBruteForce() {
