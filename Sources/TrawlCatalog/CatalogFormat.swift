@@ -43,32 +43,33 @@ public enum CatalogFormat {
     /// The header and body around encoded blocks.
     static func assemble(fields: [CatalogField], scopeAttribute: String?, tables: CatalogBlock.Tables, itemCount: Int,
                          blocks: [[UInt8]]) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(blocks.reduce(0) { $0 + $1.count } + 64 * (tables.values.count + fields.count + tables.attributeNames.count))
-        TreeIndexFormat.appendVarint(UInt64(fields.count), to: &body)
+        // The body goes straight after room for the header, which is filled in last: the blocks
+        // are most of a large catalog's bytes, and are copied once.
+        var stored = [UInt8](repeating: 0, count: headerLength)
+        stored.reserveCapacity(headerLength + blocks.reduce(0) { $0 + $1.count } + 64 * (tables.values.count + fields.count + tables.attributeNames.count))
+        TreeIndexFormat.appendVarint(UInt64(fields.count), to: &stored)
         for field in fields {
-            CatalogBlock.appendString(field.name, to: &body)
-            TreeIndexFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &body)
+            CatalogBlock.appendString(field.name, to: &stored)
+            TreeIndexFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &stored)
         }
-        CatalogBlock.appendString(scopeAttribute ?? "", to: &body)
-        TreeIndexFormat.appendVarint(UInt64(tables.attributeNames.count), to: &body)
-        for name in tables.attributeNames { CatalogBlock.appendString(name, to: &body) }
-        TreeIndexFormat.appendVarint(UInt64(tables.values.count), to: &body)
+        CatalogBlock.appendString(scopeAttribute ?? "", to: &stored)
+        TreeIndexFormat.appendVarint(UInt64(tables.attributeNames.count), to: &stored)
+        for name in tables.attributeNames { CatalogBlock.appendString(name, to: &stored) }
+        TreeIndexFormat.appendVarint(UInt64(tables.values.count), to: &stored)
         for (attribute, text) in tables.values {
-            TreeIndexFormat.appendVarint(UInt64(attribute), to: &body)
-            CatalogBlock.appendString(text, to: &body)
+            TreeIndexFormat.appendVarint(UInt64(attribute), to: &stored)
+            CatalogBlock.appendString(text, to: &stored)
         }
-        TreeIndexFormat.appendVarint(UInt64(itemCount), to: &body)
-        TreeIndexFormat.appendVarint(UInt64(blocks.count), to: &body)
-        for block in blocks { body += block }
-        var out = magic
-        out.reserveCapacity(headerLength + body.count)
-        TreeIndexFormat.appendUInt(UInt64(version), 4, to: &out)
-        TreeIndexFormat.appendUInt(UInt64(body.count), 8, to: &out)
-        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(body[...]), 8, to: &out)
-        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(out[...]), 8, to: &out)
-        out += body
-        return out
+        TreeIndexFormat.appendVarint(UInt64(itemCount), to: &stored)
+        TreeIndexFormat.appendVarint(UInt64(blocks.count), to: &stored)
+        for block in blocks { stored += block }
+        var header = magic
+        TreeIndexFormat.appendUInt(UInt64(version), 4, to: &header)
+        TreeIndexFormat.appendUInt(UInt64(stored.count - headerLength), 8, to: &header)
+        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(stored[headerLength...]), 8, to: &header)
+        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(header[...]), 8, to: &header)
+        stored.replaceSubrange(0..<headerLength, with: header)
+        return stored
     }
 
     /// The catalog `bytes` hold; throws when they are not a catalog, of another version, truncated

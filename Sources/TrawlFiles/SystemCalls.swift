@@ -15,17 +15,38 @@ extension FileDescriptor {
     /// Reads until the end; on failure, what was read and the error.
     public func readToEnd() -> (bytes: [UInt8], error: Errno?) {
         let descriptor = self
-    var result: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        do {
-            let got = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0, retryOnInterrupt: true) }
-            if got == 0 { return (result, nil) }
-            result.append(contentsOf: buffer[..<got])
-        } catch {
-            return (result, error as? Errno ?? Errno(rawValue: EIO))
+        var result: [UInt8] = []
+        // A regular file's size is known: read it into one array of that size (growing an array by
+        // doubling touches twice the memory, and fresh pages are what a large read costs most).
+        if let file = statDescriptor(self), file.st_mode & S_IFMT == S_IFREG, file.st_size > 1 << 16 {
+            var failure: Errno?
+            result = [UInt8](unsafeUninitializedCapacity: Int(file.st_size)) { target, initialized in
+                while initialized < target.count {
+                    do {
+                        let got = try descriptor.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: target[initialized...])),
+                                                      retryOnInterrupt: true)
+                        if got == 0 { break }
+                        initialized += got
+                    } catch {
+                        failure = error as? Errno ?? Errno(rawValue: EIO)
+                        break
+                    }
+                }
+            }
+            // Short: the file shrank (its end is reached) or failed; else it may have grown.
+            if let failure { return (result, failure) }
+            if result.count < Int(file.st_size) { return (result, nil) }
         }
-    }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            do {
+                let got = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0, retryOnInterrupt: true) }
+                if got == 0 { return (result, nil) }
+                result.append(contentsOf: buffer[..<got])
+            } catch {
+                return (result, error as? Errno ?? Errno(rawValue: EIO))
+            }
+        }
     }
 
     /// Writes all of `bytes` (retrying interrupted and partial writes).
@@ -95,6 +116,12 @@ extension FilePath {
 /// `directory/name` as bytes (no doubled separator after a root such as `/` or `dir/`).
 func joinedPath(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
     directory.last == UInt8(ascii: "/") ? directory + name : directory + [UInt8(ascii: "/")] + name
+}
+
+/// `fstat` of an open file, if it answers.
+func statDescriptor(_ descriptor: FileDescriptor) -> stat? {
+    var status = stat()
+    return fstat(descriptor.rawValue, &status) == 0 ? status : nil
 }
 
 /// `stat` of a path, or the error.

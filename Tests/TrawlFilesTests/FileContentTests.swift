@@ -21,6 +21,40 @@ import TrawlTestSupport
         #expect(result.failure == .binary(offset: FileContent.mapThreshold + 7))
     }
 
+    /// A regular file is read in one array of its size, from where the descriptor stands; a pipe,
+    /// whose size is unknown, in pieces.
+    @Test func readToEndReadsFilesOfAnySizeAndPipes() throws {
+        var random = SeededGenerator(seed: 12)
+        for count in [0, 1, 65_536, 65_537, 300_001] {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let descriptor = try FileDescriptor.open(try file(bytes), .readWrite)
+            defer { try? descriptor.close() }
+            let read = descriptor.readToEnd()
+            #expect(read.error == nil)
+            // Compared first: a failed expectation on two large arrays would diff them for minutes.
+            let equal = read.bytes == bytes
+            #expect(equal, "\(count) bytes: read \(read.bytes.count)")
+            // From where the descriptor stands, not from the start.
+            if count > 100 {
+                _ = try descriptor.seek(offset: 100, from: .start)
+                let rest = descriptor.readToEnd().bytes
+                let restEqual = rest == Array(bytes[100...])
+                #expect(restEqual, "\(count) bytes from 100: read \(rest.count)")
+            }
+        }
+        let pipe = try FileDescriptor.pipe()
+        let payload = [UInt8](repeating: 1, count: 100_000)
+        let writer = Thread {
+            _ = try? payload.withUnsafeBytes { try pipe.writeEnd.writeAll($0) }
+            try? pipe.writeEnd.close()
+        }
+        writer.start()
+        let piped = pipe.readEnd.readToEnd().bytes
+        let pipedEqual = piped == payload
+        #expect(pipedEqual, "read \(piped.count) bytes of \(payload.count)")
+        try pipe.readEnd.close()
+    }
+
     @Test func aLargeTextCheckedInPartsFindsTheSameFirstBadByteAsOnePass() {
         // Text of 1- to 4-byte scalars past the threshold, so that part bounds fall inside scalars;
         // then one bad byte (a NUL, a stray continuation byte, a truncated sequence) placed near a
