@@ -82,30 +82,54 @@ struct PrefixPostings: Sendable {
         }
         guard !numbers.isEmpty else { return }
         for word in 0..<vocabulary.count { appendLists(of: word, bytes: vocabulary.word(UInt32(word))) }
-        let fieldCount = catalog.fields.count
-        let sorted = wordLists.withUnsafeBufferPointer { wordLists in
-            PostingSort(listCount: items.count) { post in
-                catalog.words.withUnsafeBufferPointer { words in
-                    catalog.bounds.withUnsafeBufferPointer { bounds in
-                        for item in 0..<catalog.slotCount where catalog.isLive[item] {
-                            let base = item * (fieldCount + 1)
-                            for field in 0..<fieldCount {
-                                let tag = Catalog.fieldTag(field)
-                                for position in Int(bounds[base + field])..<Int(bounds[base + field + 1]) {
-                                    let slot = Int(words[position]) * Self.longestPrefix
-                                    for length in 0..<Self.longestPrefix where wordLists[slot + length] >= 0 {
-                                        post(UInt32(item), Int(wordLists[slot + length]), tag)
+        var wordsOfList = [[UInt32]](repeating: [], count: items.count)
+        for slot in wordLists.indices where wordLists[slot] >= 0 { wordsOfList[Int(wordLists[slot])].append(UInt32(slot / Self.longestPrefix)) }
+        // A list is the union of its words' postings: their items marked in a bitmap (a
+        // catalog's is small enough for the cache) with their field tags or-ed beside, then read
+        // back in order.
+        let slotCount = catalog.slotCount
+        var marked = [UInt64](repeating: 0, count: (slotCount + 63) / 64)
+        var tags = [UInt8](repeating: 0, count: slotCount)
+        let fieldBits = ~Catalog.soleWordTag
+        for list in items.indices {
+            var count = 0
+            marked.withUnsafeMutableBufferPointer { marked in
+                tags.withUnsafeMutableBufferPointer { tags in
+                    catalog.isLive.withUnsafeBufferPointer { isLive in
+                        for word in wordsOfList[list] {
+                            catalog.postings[Int(word)].withUnsafeBufferPointer { postings in
+                                catalog.postingTags[Int(word)].withUnsafeBufferPointer { postingTags in
+                                    for index in postings.indices where isLive[Int(postings[index])] {
+                                        let item = Int(postings[index])
+                                        let bit: UInt64 = 1 << UInt64(item & 63)
+                                        if marked[item >> 6] & bit == 0 {
+                                            marked[item >> 6] |= bit
+                                            count += 1
+                                        }
+                                        tags[item] |= postingTags[index] & fieldBits
                                     }
                                 }
                             }
                         }
                     }
+                    var listItems = [UInt32](), listTags = [UInt8]()
+                    listItems.reserveCapacity(count)
+                    listTags.reserveCapacity(count)
+                    for index in marked.indices where marked[index] != 0 {
+                        var bits = marked[index]
+                        marked[index] = 0
+                        while bits != 0 {
+                            let item = index << 6 | bits.trailingZeroBitCount
+                            bits &= bits - 1
+                            listItems.append(UInt32(item))
+                            listTags.append(tags[item])
+                            tags[item] = 0
+                        }
+                    }
+                    items[list] = listItems
+                    fieldTags[list] = listTags
                 }
             }
-        }
-        for list in items.indices {
-            items[list] = Array(sorted.items[sorted.range(of: list)])
-            fieldTags[list] = Array(sorted.tags[sorted.range(of: list)])
         }
     }
 
