@@ -11,7 +11,7 @@ struct Vocabulary: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Where each word starts in `bytes`; one more entry than words.
     private(set) var starts: [UInt32] = [0]
-    private var numbers = WordTable()
+    private var numbers: WordTable
     /// Word numbers in byte order of their words, for the words added before the last `sort()`.
     private var sorted: [UInt32] = []
     /// The trie over `sorted`, built when a change adds many words and otherwise by the first lookup
@@ -28,12 +28,15 @@ struct Vocabulary: Sendable {
 
     var count: Int { starts.count - 1 }
 
+    /// An empty vocabulary; tests weaken its table's hash (`hashBits`) so that words collide.
+    init(hashBits: Int = 24) { numbers = WordTable(hashBits: hashBits) }
+
     /// The number of `word`, added when new.
     mutating func number(adding word: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let hash = WordTable.hash(word)
-        if let number = number(of: word, hash: hash) { return number }
+        let key = WordTable.key(word)
+        if let number = number(of: word, key: key) { return number }
         let number = UInt32(count)
-        numbers.insert(number, hash: hash)
+        numbers.insert(number, key: key)
         bytes.append(contentsOf: word)
         starts.append(UInt32(bytes.count))
         longest = max(longest, word.count)
@@ -43,13 +46,13 @@ struct Vocabulary: Sendable {
     /// The number of `word` (folded), if the catalog has it.
     func number(of word: String) -> UInt32? {
         var word = word
-        return word.withUTF8 { number(of: $0, hash: WordTable.hash($0)) }
+        return word.withUTF8 { number(of: $0, key: WordTable.key($0)) }
     }
 
-    private func number(of word: UnsafeBufferPointer<UInt8>, hash: UInt32) -> UInt32? {
+    private func number(of word: UnsafeBufferPointer<UInt8>, key: WordTable.Key) -> UInt32? {
         bytes.withUnsafeBufferPointer { bytes in
             starts.withUnsafeBufferPointer { starts in
-                numbers.number(of: word, hash: hash) { UnsafeBufferPointer(rebasing: bytes[Int(starts[Int($0)])..<Int(starts[Int($0) + 1])]) }
+                numbers.number(of: word, key: key) { UnsafeBufferPointer(rebasing: bytes[Int(starts[Int($0)])..<Int(starts[Int($0) + 1])]) }
             }
         }
     }
@@ -94,7 +97,7 @@ struct Vocabulary: Sendable {
     /// `query`, with its distance.
     func forEachMatch(of query: [UInt8], typos: Int, prefix: Bool, _ report: (UInt32, Int) -> Void) {
         if typos == 0, !prefix {
-            if let number = query.withUnsafeBufferPointer({ number(of: $0, hash: WordTable.hash($0)) }) { report(number, 0) }
+            if let number = query.withUnsafeBufferPointer({ number(of: $0, key: WordTable.key($0)) }) { report(number, 0) }
             return
         }
         let trie = trie
