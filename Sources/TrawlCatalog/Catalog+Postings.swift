@@ -1,11 +1,11 @@
 extension Catalog {
-    /// Adds the items numbered from ``postedSlots`` on to the inverted index (`postings`,
-    /// `postingTags`) and to the prefix lists, from the forward index: a batch by one counting sort
-    /// (``PostingSort``), a few items (an upsert) posting by posting.
-    mutating func postPendingItems() {
-        let first = postedSlots
+    /// Adds the items numbered from ``postedSlotCount`` on to the inverted index (`postings`,
+    /// `postingTags`), and `toPrefixLists` to the prefix lists, from the forward index: a batch by
+    /// one counting sort (``PostingSort``), a few items (an upsert) posting by posting.
+    mutating func postPendingItems(toPrefixLists: Bool) {
+        let first = postedSlotCount
         guard first < slotCount else { return }
-        postedSlots = slotCount
+        postedSlotCount = slotCount
         while postings.count < vocabulary.count {
             postings.append([])
             postingTags.append([])
@@ -17,7 +17,7 @@ extension Catalog {
         } else {
             postSorted(from: first)
         }
-        guard !prefixPostings.isEmpty else { return }
+        guard toPrefixLists, !prefixPostings.isEmpty else { return }
         var prefixPostings = self.prefixPostings
         self.prefixPostings = PrefixPostings()
         forEachPendingWord(from: first) { item, word, tag, _ in

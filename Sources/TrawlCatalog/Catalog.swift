@@ -39,9 +39,9 @@ public struct Catalog: Sendable {
 
     /// The tag bit of field `index` (none past ``fieldTagFields``).
     static func fieldTag(_ index: Int) -> UInt8 { index < fieldTagFields ? 1 << UInt8(index) : 0 }
-    /// The slots whose words are in `postings`: an update adds items to the forward index and
-    /// posts them all at its end (``postPendingItems()``).
-    var postedSlots = 0
+    /// How many slots have their words in `postings`: an update adds items to the forward index and
+    /// posts them all at its end (``postPendingItems(toPrefixLists:)``).
+    var postedSlotCount = 0
     /// Merged postings of the prefixes many words share, for one-word queries of a few letters.
     var prefixPostings = PrefixPostings()
     /// The fewest postings a prefix needs for merged postings; nil for the default (tests lower it
@@ -122,7 +122,8 @@ public struct Catalog: Sendable {
     }
 
     private mutating func finishUpdate() {
-        postPendingItems()
+        // Prefix lists about to be chosen again are made whole; until then, they take the new items.
+        postPendingItems(toPrefixLists: !prefixPostings.isDue(slotCount: slotCount))
         vocabulary.sort()
         compactIfWorthIt()
         if prefixPostings.isDue(slotCount: slotCount) {

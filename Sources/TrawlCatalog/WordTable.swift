@@ -15,8 +15,7 @@ import Darwin
 struct WordTable: Sendable {
     /// A word's hash and first bytes, computed once per lookup.
     struct Key {
-        /// Its high 24 bits pick the slot tried first and are kept in the slot beside the length
-        /// (so that the table can grow without the words).
+        /// Its high 24 bits are kept in the slot beside the length.
         var hash: UInt32
         /// The first eight bytes, little-endian, zero-padded.
         var head: UInt64
@@ -44,7 +43,7 @@ struct WordTable: Sendable {
     func number(of bytes: UnsafeBufferPointer<UInt8>, key: Key, word: (UInt32) -> UnsafeBufferPointer<UInt8>) -> UInt32? {
         let mask = slotCount - 1
         let tag = tag(key)
-        var index = Int(tag >> 8) & mask
+        var index = Self.firstSlot(tag: tag, head: key.head) & mask
         return slots.withUnsafeBufferPointer { slots in
             while true {
                 let entry = slots[2 * index]
@@ -69,13 +68,18 @@ struct WordTable: Sendable {
 
     private mutating func place(_ entry: UInt64, head: UInt64) {
         let mask = slotCount - 1
-        var index = Int(entry >> 40) & mask
+        var index = Self.firstSlot(tag: entry >> 32, head: head) & mask
         while slots[2 * index] != 0 { index = (index + 1) & mask }
         slots[2 * index] = entry
         slots[2 * index + 1] = head
     }
 
-    /// Doubles the table (past 2^24 slots the 24 bits place words in the first 2^24 only).
+    /// The slot a word is tried at first (the low bits, as many as the table needs), from what
+    /// its slot keeps: the table grows without reading the words.
+    @inline(__always)
+    private static func firstSlot(tag: UInt64, head: UInt64) -> Int { Int(truncatingIfNeeded: mix(tag ^ head)) }
+
+    /// Doubles the table.
     private mutating func grow() {
         let old = slots
         slots = [UInt64](repeating: 0, count: old.count * 2)

@@ -23,8 +23,9 @@ extension FileDescriptor {
             result = [UInt8](unsafeUninitializedCapacity: Int(file.st_size)) { target, initialized in
                 while initialized < target.count {
                     do {
-                        let got = try descriptor.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: target[initialized...])),
-                                                      retryOnInterrupt: true)
+                        // At most 1 GiB a call: Darwin refuses a read of more than INT_MAX bytes.
+                        let piece = UnsafeMutableBufferPointer(rebasing: target[initialized..<min(target.count, initialized + 1 << 30)])
+                        let got = try descriptor.read(into: UnsafeMutableRawBufferPointer(piece), retryOnInterrupt: true)
                         if got == 0 { break }
                         initialized += got
                     } catch {
@@ -33,7 +34,8 @@ extension FileDescriptor {
                     }
                 }
             }
-            // Short: the file shrank (its end is reached) or failed; else it may have grown.
+            // Short: the file shrank or the descriptor did not stand at its start (the end is
+            // reached), or a read failed; else the file may have grown.
             if let failure { return (result, failure) }
             if result.count < Int(file.st_size) { return (result, nil) }
         }
