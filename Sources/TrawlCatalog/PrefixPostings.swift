@@ -63,7 +63,7 @@ struct PrefixPostings: Sendable {
     }
 
     /// Chooses the prefixes with at least `minimum` postings (by default ``minimumPostings(slotCount:)``)
-    /// and fills their lists from the forward index.
+    /// and fills their lists from their words' postings (the live items only).
     mutating func choose(in catalog: Catalog, minimum: Int? = nil) {
         self = PrefixPostings()
         chosenAt = catalog.slotCount
