@@ -143,8 +143,11 @@ public enum AtomicFile {
                 try link(descriptor, to: name)
                 linked = true
             }
-            var written = stat()
-            guard fstat(descriptor.rawValue, &written) == 0 else { throw WriteFailure.system(operation: "stat", reason: systemMessage(errno)) }
+            let written: stat
+            switch statDescriptor(descriptor) {
+            case let .success(found): written = found
+            case let .failure(error): throw WriteFailure.system(operation: "stat", reason: systemMessage(error.rawValue))
+            }
             open = false
             try? descriptor.close()
             // From here on the temporary name is swapIn's to remove.
@@ -267,8 +270,7 @@ public enum AtomicFile {
 
     /// Gives the new file the original's owner and group where the process may; notes what it could not keep.
     private static func keepOwnership(_ descriptor: FileDescriptor, owner: UInt32, group: UInt32) -> [String] {
-        var status = stat()
-        guard fstat(descriptor.rawValue, &status) == 0 else { return [] }
+        guard case let .success(status) = statDescriptor(descriptor) else { return [] }
         if status.st_uid == owner && status.st_gid == group { return [] }
         if fchown(descriptor.rawValue, uid_t(owner), gid_t(group)) == 0 { return [] }
         // Not allowed to give the file away: keep at least the group when we are a member of it.

@@ -101,8 +101,11 @@ extension FileContent {
             return .failure(.unreadable(systemMessage((error as? Errno)?.rawValue ?? EIO)))
         }
         defer { try? descriptor.close() }
-        var status = stat()
-        guard fstat(descriptor.rawValue, &status) == 0 else { return .failure(.unreadable(systemMessage(errno))) }
+        let status: stat
+        switch statDescriptor(descriptor) {
+        case let .success(found): status = found
+        case let .failure(error): return .failure(.unreadable(systemMessage(error.rawValue)))
+        }
         let type = status.st_mode & S_IFMT
         if type == S_IFDIR { return .failure(.unreadable("is a directory")) }
         if type != S_IFREG {
@@ -119,9 +122,10 @@ extension FileContent {
 
     /// Reads standard input (or any open descriptor) to its end, for searching.
     public static func read(descriptor: FileDescriptor) -> Result<FileContent, FileSkip> {
-        var status = stat()
-        guard fstat(descriptor.rawValue, &status) == 0 else { return .failure(.unreadable(systemMessage(errno))) }
-        return read(descriptor, status: status, isStream: true, hashing: false)
+        switch statDescriptor(descriptor) {
+        case let .success(status): return read(descriptor, status: status, isStream: true, hashing: false)
+        case let .failure(error): return .failure(.unreadable(systemMessage(error.rawValue)))
+        }
     }
 
     private static func read(_ descriptor: FileDescriptor, status: stat, isStream: Bool, hashing: Bool) -> Result<FileContent, FileSkip> {

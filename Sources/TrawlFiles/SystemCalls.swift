@@ -18,7 +18,7 @@ extension FileDescriptor {
         var result: [UInt8] = []
         // A regular file's size is known: read it into one array of that size (growing an array by
         // doubling touches twice the memory, and fresh pages are what a large read costs most).
-        if let file = statDescriptor(self), file.st_mode & S_IFMT == S_IFREG, file.st_size > 1 << 16 {
+        if case let .success(file) = statDescriptor(self), file.st_mode & S_IFMT == S_IFREG, file.st_size > 1 << 16 {
             var failure: Errno?
             result = [UInt8](unsafeUninitializedCapacity: Int(file.st_size)) { target, initialized in
                 while initialized < target.count {
@@ -120,10 +120,10 @@ func joinedPath(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
     directory.last == UInt8(ascii: "/") ? directory + name : directory + [UInt8(ascii: "/")] + name
 }
 
-/// `fstat` of an open file, if it answers.
-func statDescriptor(_ descriptor: FileDescriptor) -> stat? {
+/// `fstat` of an open file, or the error.
+func statDescriptor(_ descriptor: FileDescriptor) -> Result<stat, Errno> {
     var status = stat()
-    return fstat(descriptor.rawValue, &status) == 0 ? status : nil
+    return fstat(descriptor.rawValue, &status) == 0 ? .success(status) : .failure(Errno(rawValue: errno))
 }
 
 /// `stat` of a path, or the error.
