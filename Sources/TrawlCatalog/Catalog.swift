@@ -1,3 +1,6 @@
+import Dispatch
+import TrawlFiles
+
 /// A searchable collection of items: every word must match, the last one as a prefix, with typo
 /// tolerance, ranked like Meilisearch (typos, proximity, field weight, exactness), with highlights
 /// and facet counts. ``CatalogSearcher/search(_:in:)`` searches it.
@@ -115,10 +118,69 @@ public struct Catalog: Sendable {
         finishUpdate()
     }
 
-    /// Inserts or replaces each of `items`, in order.
+    /// Inserts or replaces each of `items`, in order. Many items are split into words on all
+    /// cores while they are indexed.
     public mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items) {
-        for item in items { add(item) }
+        upsert(contentsOf: Array(items), foldingAhead: Self.foldingAheadChunk)
+    }
+
+    /// How many items a core splits into words at a time while the last ones are indexed.
+    static let foldingAheadChunk = 1024
+
+    /// Inserts or replaces each of `items`, in order; from two chunks of `chunk` items on, each
+    /// chunk's words are split, folded and looked up (``FoldedItems``) on all cores while the
+    /// chunk before is indexed.
+    mutating func upsert(contentsOf items: [CatalogItem], foldingAhead chunk: Int) {
+        if items.count / 2 < chunk {
+            for item in items { add(item) }
+        } else {
+            addFoldingAhead(items, chunk: chunk)
+        }
         finishUpdate()
+    }
+
+    /// Adds `items` a round at a time: in each round this thread indexes the chunks folded in the
+    /// round before while other threads fold the next few against a snapshot of the vocabulary.
+    private mutating func addFoldingAhead(_ items: [CatalogItem], chunk: Int) {
+        let chunksPerRound = 4
+        let chunkCount = (items.count + chunk - 1) / chunk
+        let fields = self.fields
+        var known = vocabulary
+        var ready: [FoldedItems] = []
+        var next = 0
+        while next < chunkCount || !ready.isEmpty {
+            let folding = next..<min(chunkCount, next + chunksPerRound)
+            let folded = SlotArray<FoldedItems>(count: folding.count)
+            let indexing = ready
+            let firstItem = (next - indexing.count) * chunk
+            let isFolded = DispatchGroup()
+            DispatchQueue.global().async(group: isFolded) { [known] in
+                DispatchQueue.concurrentPerform(iterations: folding.count) { task in
+                    let number = folding.lowerBound + task
+                    folded.set(task, FoldedItems(items[(number * chunk)..<min(items.count, (number + 1) * chunk)], fields: fields, known: known))
+                }
+            }
+            var item = firstItem
+            for chunk in indexing {
+                var word = 0
+                for index in 0..<(chunk.fieldEnds.count / fields.count) {
+                    add(items[item]) { catalog, field in
+                        let end = Int(chunk.fieldEnds[index * fields.count + field])
+                        while word < end {
+                            catalog.words.append(chunk.number(at: word, adding: &catalog.vocabulary))
+                            word += 1
+                        }
+                    }
+                    item += 1
+                }
+            }
+            isFolded.wait()
+            ready = folding.indices.map { folded.take($0 - folding.lowerBound)! }
+            next = folding.upperBound
+            // A fresher snapshot when the last chunks met many new words (each one costs the
+            // indexing core a copy of the vocabulary when it next adds a word).
+            if ready.reduce(0, { $0 + $1.unknownCount }) > 256 { known = vocabulary }
+        }
     }
 
     private mutating func finishUpdate() {
@@ -160,6 +222,15 @@ public struct Catalog: Sendable {
     }
 
     private mutating func add(_ item: CatalogItem) {
+        add(item) { catalog, field in
+            guard let text = item.fields[catalog.fields[field].name] else { return }
+            WordFolding.forEachWord(in: text) { _, folded in catalog.words.append(catalog.vocabulary.number(adding: folded)) }
+        }
+    }
+
+    /// Adds `item`, whose words `appendWords` appends to `words` field by field (by index in
+    /// `fields`).
+    private mutating func add(_ item: CatalogItem, appendingWords appendWords: (inout Catalog, Int) -> Void) {
         let order: UInt32
         if let old = numbersByID[item.id] {
             order = orders[Int(old)]
@@ -175,10 +246,9 @@ public struct Catalog: Sendable {
         isLive.append(true)
         orders.append(order)
         numbersByID[item.id] = number
-        for field in fields {
+        for field in fields.indices {
             bounds.append(UInt32(words.count))
-            guard let text = item.fields[field.name] else { continue }
-            WordFolding.forEachWord(in: text) { _, folded in words.append(vocabulary.number(adding: folded)) }
+            appendWords(&self, field)
         }
         bounds.append(UInt32(words.count))
         for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {

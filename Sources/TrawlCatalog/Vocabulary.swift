@@ -33,7 +33,11 @@ struct Vocabulary: Sendable {
 
     /// The number of `word`, added when new.
     mutating func number(adding word: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let key = WordTable.key(word)
+        number(adding: word, key: WordTable.key(word))
+    }
+
+    /// The number of `word`, whose table key is `key`, added when new.
+    mutating func number(adding word: UnsafeBufferPointer<UInt8>, key: WordTable.Key) -> UInt32 {
         if let number = number(of: word, key: key) { return number }
         let number = UInt32(count)
         numbers.insert(number, key: key)
@@ -49,7 +53,8 @@ struct Vocabulary: Sendable {
         return word.withUTF8 { number(of: $0, key: WordTable.key($0)) }
     }
 
-    private func number(of word: UnsafeBufferPointer<UInt8>, key: WordTable.Key) -> UInt32? {
+    /// The number of `word` (folded), whose table key is `key`, if the vocabulary has it.
+    func number(of word: UnsafeBufferPointer<UInt8>, key: WordTable.Key) -> UInt32? {
         bytes.withUnsafeBufferPointer { bytes in
             starts.withUnsafeBufferPointer { starts in
                 numbers.number(of: word, key: key) { UnsafeBufferPointer(rebasing: bytes[Int(starts[Int($0)])..<Int(starts[Int($0) + 1])]) }

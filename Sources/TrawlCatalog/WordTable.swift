@@ -14,7 +14,7 @@ import Darwin
 /// reads one slot and not the stored word.
 struct WordTable: Sendable {
     /// A word's hash and first bytes, computed once per lookup.
-    struct Key {
+    struct Key: Sendable {
         /// Its high 24 bits are kept in the slot beside the length.
         var hash: UInt32
         /// The first eight bytes, little-endian, zero-padded.

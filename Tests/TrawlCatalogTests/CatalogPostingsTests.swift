@@ -34,6 +34,59 @@ import TrawlTestSupport
         }
     }
 
+    /// Many items at once are folded on other cores against a snapshot of the vocabulary
+    /// (``FoldedItems``) while earlier ones are indexed: the catalog equals one that folds each
+    /// item in turn, word numbers included. Chunks of one item up; thousands of distinct words,
+    /// so that rounds meet words the snapshot lacks and it is taken again; multi-byte and
+    /// upper-case words, ids repeated, fields missing and fields the catalog does not search.
+    @Test func foldingAheadEqualsFoldingInTurn() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 24))
+        let letters = ["a", "b", "c", "d", "e", "é", "É", "Z", "日", "9"]
+        let separators = [" ", " ", ", ", "-", " (", "’", "/"]
+        let fields = [CatalogField("title", weight: 2), CatalogField("body", weight: 1), CatalogField("note", weight: 3)]
+        for _ in 0..<(2 * PropertyTestSettings.scale) {
+            let itemCount = Int.random(in: 200...2_000, using: &random)
+            let items = (0..<itemCount).map { _ in
+                var item = CatalogItem(id: "i\(Int.random(in: 0..<(itemCount / 2), using: &random))")
+                for name in ["title", "body", "note", "unsearched"] where Int.random(in: 0..<4, using: &random) > 0 {
+                    item.fields[name] = (0..<Int.random(in: 0...9, using: &random)).map { _ in
+                        (0..<Int.random(in: 1...5, using: &random)).map { _ in letters.randomElement(using: &random)! }.joined()
+                    }.joined(separator: separators.randomElement(using: &random)!)
+                }
+                item.attributes["kind"] = [["x", "y"].randomElement(using: &random)!]
+                return item
+            }
+            var inTurn = Catalog(fields: fields)
+            inTurn.prefixPostingsMinimum = 8
+            inTurn.upsert(contentsOf: items, foldingAhead: .max)
+            for chunk in [1, 5, 37] {
+                var ahead = Catalog(fields: fields)
+                ahead.prefixPostingsMinimum = 8
+                ahead.upsert(contentsOf: items, foldingAhead: chunk)
+                let vocabulary = { (catalog: Catalog) in (0..<catalog.vocabulary.count).map { catalog.vocabulary.string(UInt32($0)) } }
+                let vocabularyAgrees = vocabulary(ahead) == vocabulary(inTurn)
+                #expect(vocabularyAgrees, "chunk \(chunk)")
+                // Booleans first: a failing comparison of large arrays prints them whole.
+                let forwardAgrees = ahead.words == inTurn.words && ahead.bounds == inTurn.bounds
+                #expect(forwardAgrees, "chunk \(chunk)")
+                let postingsAgree = ahead.postings == inTurn.postings && ahead.postingTags == inTurn.postingTags
+                #expect(postingsAgree, "chunk \(chunk)")
+                // Lists are numbered in no particular order: compared by prefix.
+                let prefixes = Set((0..<inTurn.vocabulary.count).flatMap { word in
+                    let bytes = Array(inTurn.vocabulary.word(UInt32(word)))
+                    return (1...min(PrefixPostings.longestPrefix, bytes.count)).map { Array(bytes.prefix($0)) }
+                })
+                let lists = { (catalog: Catalog) in
+                    prefixes.map { prefix in catalog.prefixPostings.list(forPrefix: prefix).map { [catalog.prefixPostings.items[$0].map(Int.init), catalog.prefixPostings.fieldTags[$0].map(Int.init)] } }
+                }
+                let listsAgree = lists(ahead) == lists(inTurn)
+                #expect(listsAgree, "chunk \(chunk)")
+                let itemsAgree = ahead.allItems == inTurn.allItems && ahead.isLive == inTurn.isLive && ahead.itemValues == inTurn.itemValues
+                #expect(itemsAgree, "chunk \(chunk)")
+            }
+        }
+    }
+
     private func expectPostingsEqualTheForwardIndex(_ catalog: Catalog) {
         var postings = [[UInt32]](repeating: [], count: catalog.vocabulary.count)
         var tags = [[UInt8]](repeating: [], count: catalog.vocabulary.count)
