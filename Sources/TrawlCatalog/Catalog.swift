@@ -148,7 +148,16 @@ public struct Catalog: Sendable {
         var known = vocabulary
         var ready: [FoldedItems] = []
         var next = 0
+        // Arrays grown by doubling touch twice their final memory, and on some systems (virtual
+        // machines that hand freed memory back to the host) touching fresh memory is most of a
+        // large build.
+        reserveCapacity(forMore: items.count)
         while next < chunkCount || !ready.isEmpty {
+            if next > 0, next == ready.count {
+                // The first chunks folded: as many words again per item for the rest, and a little more.
+                let folded = ready.reduce(0) { $0 + $1.wordCount }, foldedItems = min(items.count, next * chunk)
+                words.reserveCapacity(words.count + folded * 9 / 8 * items.count / max(1, foldedItems))
+            }
             let folding = next..<min(chunkCount, next + chunksPerRound)
             let folded = SlotArray<FoldedItems>(count: folding.count)
             let indexing = ready
@@ -219,6 +228,16 @@ public struct Catalog: Sendable {
         generation += 1
         revision = Revision()
         return true
+    }
+
+    /// Reserves room for `count` more items in the arrays that grow by item.
+    private mutating func reserveCapacity(forMore count: Int) {
+        items.reserveCapacity(items.count + count)
+        isLive.reserveCapacity(isLive.count + count)
+        orders.reserveCapacity(orders.count + count)
+        bounds.reserveCapacity(bounds.count + count * (fields.count + 1))
+        valueBounds.reserveCapacity(valueBounds.count + count)
+        numbersByID.reserveCapacity(numbersByID.count + count)
     }
 
     private mutating func add(_ item: CatalogItem) {

@@ -43,6 +43,9 @@ struct FoldedItems: Sendable {
         }
     }
 
+    /// How many words the items have in the catalog's fields.
+    var wordCount: Int { numbers.count }
+
     /// How many words the snapshot did not know.
     var unknownCount: Int { unknownKeys.count }
 

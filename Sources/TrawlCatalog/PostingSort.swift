@@ -29,26 +29,33 @@ struct PostingSort {
             }
         }
         for list in 0..<listCount { starts[list + 1] += starts[list] }
-        items = [UInt32](repeating: 0, count: starts[listCount])
-        tags = [UInt8](repeating: 0, count: starts[listCount])
+        // Every place is written once before it is read, so the arrays start uninitialized: a
+        // large batch's postings are hundreds of MB, and fresh memory is costly to touch twice.
+        let count = starts[listCount]
         var next = starts
-        next.withUnsafeMutableBufferPointer { next in
-            lastItem.withUnsafeMutableBufferPointer { lastItem in
-                items.withUnsafeMutableBufferPointer { items in
-                    tags.withUnsafeMutableBufferPointer { tags in
+        var tags: [UInt8] = []
+        items = [UInt32](unsafeUninitializedCapacity: count) { items, itemCount in
+            tags = [UInt8](unsafeUninitializedCapacity: count) { tags, tagCount in
+                next.withUnsafeMutableBufferPointer { next in
+                    lastItem.withUnsafeMutableBufferPointer { lastItem in
                         for list in lastItem.indices { lastItem[list] = .max }
                         forEach { item, list, tag in
                             if lastItem[list] != item {
                                 lastItem[list] = item
                                 items[next[list]] = item
+                                tags[next[list]] = tag
                                 next[list] += 1
+                            } else {
+                                tags[next[list] - 1] |= tag
                             }
-                            tags[next[list] - 1] |= tag
                         }
                     }
                 }
+                tagCount = count
             }
+            itemCount = count
         }
+        self.tags = tags
     }
 
     /// The postings of list `list`.

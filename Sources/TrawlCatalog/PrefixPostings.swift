@@ -1,3 +1,6 @@
+import Dispatch
+import TrawlFiles
+
 /// Merged postings of the short prefixes that many words share: for such a prefix, every item
 /// holding a word that starts with it, ascending, each with the fields holding those words (a
 /// field tag, as ``Catalog/postingTags`` has).
@@ -86,49 +89,58 @@ struct PrefixPostings: Sendable {
         for slot in wordLists.indices where wordLists[slot] >= 0 { wordsOfList[Int(wordLists[slot])].append(UInt32(slot / Self.longestPrefix)) }
         // A list is the union of its words' postings: their items marked in a bitmap (a
         // catalog's is small enough for the cache) with their field tags or-ed beside, then read
-        // back in order.
-        let slotCount = catalog.slotCount
-        var marked = [UInt64](repeating: 0, count: (slotCount + 63) / 64)
-        var tags = [UInt8](repeating: 0, count: slotCount)
+        // back in order. Lists are made on all cores, each lane with its own bitmap.
+        let lanes = min(items.count, 4)
+        let made = SlotArray<(items: [UInt32], tags: [UInt8])>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: lanes) { [wordsOfList] lane in
+            var marked = [UInt64](repeating: 0, count: (catalog.slotCount + 63) / 64)
+            var tags = [UInt8](repeating: 0, count: catalog.slotCount)
+            for list in stride(from: lane, to: wordsOfList.count, by: lanes) {
+                made.set(list, Self.union(of: wordsOfList[list], in: catalog, marked: &marked, tags: &tags))
+            }
+        }
+        for list in items.indices { (items[list], fieldTags[list]) = made.take(list)! }
+    }
+
+    /// The live items holding any of `words`, ascending, and beside each the fields holding them;
+    /// `marked` and `tags` (a bit and a byte per slot) are zero before and after.
+    private static func union(of words: [UInt32], in catalog: Catalog, marked: inout [UInt64], tags: inout [UInt8]) -> ([UInt32], [UInt8]) {
         let fieldBits = ~Catalog.soleWordTag
-        for list in items.indices {
-            var count = 0
-            marked.withUnsafeMutableBufferPointer { marked in
-                tags.withUnsafeMutableBufferPointer { tags in
-                    catalog.isLive.withUnsafeBufferPointer { isLive in
-                        for word in wordsOfList[list] {
-                            catalog.postings[Int(word)].withUnsafeBufferPointer { postings in
-                                catalog.postingTags[Int(word)].withUnsafeBufferPointer { postingTags in
-                                    for index in postings.indices where isLive[Int(postings[index])] {
-                                        let item = Int(postings[index])
-                                        let bit: UInt64 = 1 << UInt64(item & 63)
-                                        if marked[item >> 6] & bit == 0 {
-                                            marked[item >> 6] |= bit
-                                            count += 1
-                                        }
-                                        tags[item] |= postingTags[index] & fieldBits
+        var count = 0
+        return marked.withUnsafeMutableBufferPointer { marked in
+            tags.withUnsafeMutableBufferPointer { tags in
+                catalog.isLive.withUnsafeBufferPointer { isLive in
+                    for word in words {
+                        catalog.postings[Int(word)].withUnsafeBufferPointer { postings in
+                            catalog.postingTags[Int(word)].withUnsafeBufferPointer { postingTags in
+                                for index in postings.indices where isLive[Int(postings[index])] {
+                                    let item = Int(postings[index])
+                                    let bit: UInt64 = 1 << UInt64(item & 63)
+                                    if marked[item >> 6] & bit == 0 {
+                                        marked[item >> 6] |= bit
+                                        count += 1
                                     }
+                                    tags[item] |= postingTags[index] & fieldBits
                                 }
                             }
                         }
                     }
-                    var listItems = [UInt32](), listTags = [UInt8]()
-                    listItems.reserveCapacity(count)
-                    listTags.reserveCapacity(count)
-                    for index in marked.indices where marked[index] != 0 {
-                        var bits = marked[index]
-                        marked[index] = 0
-                        while bits != 0 {
-                            let item = index << 6 | bits.trailingZeroBitCount
-                            bits &= bits - 1
-                            listItems.append(UInt32(item))
-                            listTags.append(tags[item])
-                            tags[item] = 0
-                        }
-                    }
-                    items[list] = listItems
-                    fieldTags[list] = listTags
                 }
+                var listItems = [UInt32](), listTags = [UInt8]()
+                listItems.reserveCapacity(count)
+                listTags.reserveCapacity(count)
+                for index in marked.indices where marked[index] != 0 {
+                    var bits = marked[index]
+                    marked[index] = 0
+                    while bits != 0 {
+                        let item = index << 6 | bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        listItems.append(UInt32(item))
+                        listTags.append(tags[item])
+                        tags[item] = 0
+                    }
+                }
+                return (listItems, listTags)
             }
         }
     }
