@@ -118,62 +118,59 @@ public struct Catalog: Sendable {
         finishUpdate()
     }
 
-    /// Inserts or replaces each of `items`, in order. Many items are split into words on all
-    /// cores while they are indexed.
+    /// Inserts or replaces each of `items`, in order. Many items are split into words on other
+    /// cores while they are indexed; they are read from `items` as they are needed, so a sequence
+    /// that makes them (a parser) keeps going meanwhile.
     public mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items) {
-        upsert(contentsOf: Array(items), foldingAhead: Self.foldingAheadChunk)
+        upsert(contentsOf: items, foldingAhead: Self.foldingAheadChunk)
     }
 
-    /// How many items a core splits into words at a time while the last ones are indexed.
+    /// How many items a thread splits into words at a time while earlier ones are indexed.
     static let foldingAheadChunk = 1024
 
-    /// Inserts or replaces each of `items`, in order; from two chunks of `chunk` items on, each
-    /// chunk's words are split, folded and looked up (``FoldedItems``) on all cores while the
-    /// chunk before is indexed.
-    mutating func upsert(contentsOf items: [CatalogItem], foldingAhead chunk: Int) {
-        if items.count / 2 < chunk {
-            for item in items { add(item) }
+    /// Inserts or replaces each of `items`, in order; from two chunks of `chunk` items on, the
+    /// chunks' words are split, folded and looked up (``FoldedItems``) on other threads while the
+    /// chunks before are indexed.
+    mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items, foldingAhead chunk: Int) {
+        var iterator = items.makeIterator()
+        var first: [CatalogItem] = []
+        while first.count / 2 < chunk, let item = iterator.next() { first.append(item) }
+        if first.count / 2 < chunk {
+            for item in first { add(item) }
         } else {
-            addFoldingAhead(items, chunk: chunk)
+            let expected = max(first.count, items.underestimatedCount)
+            reserveCapacity(forMore: expected)
+            addFoldingAhead(first, then: &iterator, expecting: expected, chunk: chunk)
         }
         finishUpdate()
     }
 
-    /// Adds `items` a round at a time: in each round this thread indexes the chunks folded in the
-    /// round before while other threads fold the next few against a snapshot of the vocabulary.
-    private mutating func addFoldingAhead(_ items: [CatalogItem], chunk: Int) {
-        let chunksPerRound = 4
-        let chunkCount = (items.count + chunk - 1) / chunk
+    /// Adds `first`, then the items of `rest` (about `expected` in all), a round at a time: in
+    /// each round this thread indexes the items folded in the round before while other threads
+    /// fold the next few chunks against a snapshot of the vocabulary.
+    private mutating func addFoldingAhead<Rest: IteratorProtocol<CatalogItem>>(_ first: [CatalogItem], then rest: inout Rest, expecting expected: Int,
+                                                                            chunk: Int) {
+        let roundItems = 4 * chunk
         let fields = self.fields
         var known = vocabulary
-        var ready: [FoldedItems] = []
-        var next = 0
-        // Arrays grown by doubling touch twice their final memory, and on some systems (virtual
-        // machines that hand freed memory back to the host) touching fresh memory is most of a
-        // large build.
-        reserveCapacity(forMore: items.count)
-        while next < chunkCount || !ready.isEmpty {
-            if next > 0, next == ready.count {
-                // The first chunks folded: as many words again per item for the rest, and a little more.
-                let folded = ready.reduce(0) { $0 + $1.wordCount }, foldedItems = min(items.count, next * chunk)
-                words.reserveCapacity(words.count + folded * 9 / 8 * items.count / max(1, foldedItems))
-            }
-            let folding = next..<min(chunkCount, next + chunksPerRound)
-            let folded = SlotArray<FoldedItems>(count: folding.count)
-            let indexing = ready
-            let firstItem = (next - indexing.count) * chunk
+        var folding = first
+        while folding.count < roundItems, let item = rest.next() { folding.append(item) }
+        var indexing: [CatalogItem] = [], ready: [FoldedItems] = []
+        var isFirstRound = true
+        while !folding.isEmpty || !indexing.isEmpty {
+            let chunks = (folding.count + chunk - 1) / chunk
+            let folded = SlotArray<FoldedItems>(count: chunks)
             let isFolded = DispatchGroup()
-            DispatchQueue.global().async(group: isFolded) { [known] in
-                DispatchQueue.concurrentPerform(iterations: folding.count) { task in
-                    let number = folding.lowerBound + task
-                    folded.set(task, FoldedItems(items[(number * chunk)..<min(items.count, (number + 1) * chunk)], fields: fields, known: known))
+            DispatchQueue.global().async(group: isFolded) { [known, folding] in
+                DispatchQueue.concurrentPerform(iterations: chunks) { number in
+                    folded.set(number, FoldedItems(folding[(number * chunk)..<min(folding.count, (number + 1) * chunk)], fields: fields, known: known))
                 }
             }
-            var item = firstItem
-            for chunk in indexing {
+            var item = 0
+            for chunk in ready {
                 var word = 0
                 for index in 0..<(chunk.fieldEnds.count / fields.count) {
-                    add(items[item]) { catalog, field in
+                    add(indexing[item]) { catalog, field in
                         let end = Int(chunk.fieldEnds[index * fields.count + field])
                         while word < end {
                             catalog.words.append(chunk.number(at: word, adding: &catalog.vocabulary))
@@ -184,10 +181,20 @@ public struct Catalog: Sendable {
                 }
             }
             isFolded.wait()
-            ready = folding.indices.map { folded.take($0 - folding.lowerBound)! }
-            next = folding.upperBound
+            (indexing, ready) = (folding, (0..<chunks).map { folded.take($0)! })
+            folding = []
+            while folding.count < roundItems, let item = rest.next() { folding.append(item) }
+            if isFirstRound {
+                // Arrays grown by doubling touch twice their final memory, and on some systems
+                // (virtual machines that hand freed memory back to their host) touching fresh
+                // memory is most of a large build: as many words per item for the rest as in
+                // the first round, and a little more.
+                isFirstRound = false
+                let words = ready.reduce(0) { $0 + $1.wordCount }
+                self.words.reserveCapacity(self.words.count + words * 9 / 8 * max(indexing.count, expected) / max(1, indexing.count))
+            }
             // A fresher snapshot when the last chunks met many new words (each one costs the
-            // indexing core a copy of the vocabulary when it next adds a word).
+            // indexing thread a copy of the vocabulary when it next adds a word).
             if ready.reduce(0, { $0 + $1.unknownCount }) > 256 { known = vocabulary }
         }
     }

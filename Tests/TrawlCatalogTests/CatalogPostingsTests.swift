@@ -36,9 +36,10 @@ import TrawlTestSupport
 
     /// Many items at once are folded on other cores against a snapshot of the vocabulary
     /// (``FoldedItems``) while earlier ones are indexed: the catalog equals one that folds each
-    /// item in turn, word numbers included. Chunks of one item up; thousands of distinct words,
-    /// so that rounds meet words the snapshot lacks and it is taken again; multi-byte and
-    /// upper-case words, ids repeated, fields missing and fields the catalog does not search.
+    /// item in turn, word numbers included, from an array or a sequence of unknown length.
+    /// Chunks of one item up; thousands of distinct words, so that rounds meet words the snapshot
+    /// lacks and it is taken again; multi-byte and upper-case words, ids repeated, fields missing
+    /// and fields the catalog does not search.
     @Test func foldingAheadEqualsFoldingInTurn() {
         var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 24))
         let letters = ["a", "b", "c", "d", "e", "é", "É", "Z", "日", "9"]
@@ -59,10 +60,19 @@ import TrawlTestSupport
             var inTurn = Catalog(fields: fields)
             inTurn.prefixPostingsMinimum = 8
             inTurn.upsert(contentsOf: items, foldingAhead: .max)
-            for chunk in [1, 5, 37] {
+            for (chunk, isStreamed) in [(1, false), (5, false), (5, true), (37, true)] {
                 var ahead = Catalog(fields: fields)
                 ahead.prefixPostingsMinimum = 8
-                ahead.upsert(contentsOf: items, foldingAhead: chunk)
+                if isStreamed {
+                    // A sequence that makes its items as it goes and does not know how many.
+                    var next = 0
+                    ahead.upsert(contentsOf: sequence(state: ()) { _ in
+                        defer { next += 1 }
+                        return next < items.count ? items[next] : nil
+                    }, foldingAhead: chunk)
+                } else {
+                    ahead.upsert(contentsOf: items, foldingAhead: chunk)
+                }
                 let vocabulary = { (catalog: Catalog) in (0..<catalog.vocabulary.count).map { catalog.vocabulary.string(UInt32($0)) } }
                 let vocabularyAgrees = vocabulary(ahead) == vocabulary(inTurn)
                 #expect(vocabularyAgrees, "chunk \(chunk)")
