@@ -91,9 +91,13 @@ extension CatalogSearcher {
             }
             clearKeys(source, in: catalog)
         }
-        let isLive = catalog.isLive
-        count = Self.keep(&items, &sums, &fields, count: count, parts: nil, fieldShift: 0) { item in
-            (isLive[Int(item)] && (filters.isEmpty || Self.has(filters, item: Int(item), in: catalog)) ? 1 : 0, 0)
+        // Every item is live when none is retired (a catalog as loaded or built), and nothing
+        // filters: the pass is then skipped.
+        if !filters.isEmpty || catalog.count != catalog.slotCount {
+            let isLive = catalog.isLive
+            count = Self.keep(&items, &sums, &fields, count: count, parts: nil, fieldShift: 0) { item in
+                (isLive[Int(item)] && (filters.isEmpty || Self.has(filters, item: Int(item), in: catalog)) ? 1 : 0, 0)
+            }
         }
         items.removeLast(items.count - count)
         sums.removeLast(sums.count - count)
@@ -351,21 +355,25 @@ struct BestFirstGroups {
             rest = (groups, 0)
             return next()
         }
-        // The least sum after the last group's (sums are far below UInt64.max).
+        // The least sum after the last group's (sums are far below UInt64.max), and its items, in
+        // one pass: a smaller sum starts the group again.
         let after = last.map { $0 + 1 } ?? 0
         var least = UInt64.max
-        sums.withUnsafeBufferPointer { sums in
-            for sum in sums where sum >= after { least = min(least, sum) }
+        var members: [UInt32] = []
+        items.withUnsafeBufferPointer { items in
+            sums.withUnsafeBufferPointer { sums in
+                for index in sums.indices where sums[index] >= after && sums[index] <= least {
+                    if sums[index] < least {
+                        least = sums[index]
+                        members.removeAll(keepingCapacity: true)
+                    }
+                    members.append(items[index])
+                }
+            }
         }
         guard least != .max else {
             isDone = true
             return nil
-        }
-        var members: [UInt32] = []
-        items.withUnsafeBufferPointer { items in
-            sums.withUnsafeBufferPointer { sums in
-                for index in sums.indices where sums[index] == least { members.append(items[index]) }
-            }
         }
         last = least
         given += 1
