@@ -132,6 +132,7 @@ public struct Catalog: Sendable {
     /// chunks' words are split, folded and looked up (``FoldedItems``) on other threads while the
     /// chunks before are indexed.
     mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items, foldingAhead chunk: Int) {
+        precondition(chunk > 0, "chunks of at least one item")
         var iterator = items.makeIterator()
         var first: [CatalogItem] = []
         while first.count / 2 < chunk, let item = iterator.next() { first.append(item) }
@@ -161,7 +162,7 @@ public struct Catalog: Sendable {
             let chunks = (folding.count + chunk - 1) / chunk
             let folded = SlotArray<FoldedItems>(count: chunks)
             let isFolded = DispatchGroup()
-            DispatchQueue.global().async(group: isFolded) { [known, folding] in
+            Self.foldingQueue.async(group: isFolded) { [known, folding] in
                 DispatchQueue.concurrentPerform(iterations: chunks) { number in
                     folded.set(number, FoldedItems(folding[(number * chunk)..<min(folding.count, (number + 1) * chunk)], fields: fields, known: known))
                 }
@@ -180,10 +181,12 @@ public struct Catalog: Sendable {
                     item += 1
                 }
             }
+            // The next round's items, while the folding may still run (a sequence may make them
+            // as it is read).
+            var coming: [CatalogItem] = []
+            while coming.count < roundItems, let item = rest.next() { coming.append(item) }
             isFolded.wait()
-            (indexing, ready) = (folding, (0..<chunks).map { folded.take($0)! })
-            folding = []
-            while folding.count < roundItems, let item = rest.next() { folding.append(item) }
+            (indexing, ready, folding) = (folding, (0..<chunks).map { folded.take($0)! }, coming)
             if isFirstRound {
                 // Arrays grown by doubling touch twice their final memory, and on some systems
                 // (virtual machines that hand freed memory back to their host) touching fresh
@@ -191,12 +194,25 @@ public struct Catalog: Sendable {
                 // the first round, and a little more.
                 isFirstRound = false
                 let words = ready.reduce(0) { $0 + $1.wordCount }
-                self.words.reserveCapacity(self.words.count + words * 9 / 8 * max(indexing.count, expected) / max(1, indexing.count))
+                Self.reserve(&self.words, count: self.words.count + words * 9 / 8 * max(indexing.count, expected) / max(1, indexing.count))
+            } else if ready.reduce(0, { $0 + $1.unknownCount }) * 64 > vocabulary.count {
+                // A fresher snapshot once the words it lacks are many beside the vocabulary (each
+                // new snapshot costs the indexing thread a copy of the vocabulary when it next
+                // adds a word).
+                known = vocabulary
             }
-            // A fresher snapshot when the last chunks met many new words (each one costs the
-            // indexing thread a copy of the vocabulary when it next adds a word).
-            if ready.reduce(0, { $0 + $1.unknownCount }) > 256 { known = vocabulary }
         }
+    }
+
+    /// The queue folding runs from: its own thread, whatever the caller's (a thread of a pool the
+    /// caller may be holding while it waits).
+    private static let foldingQueue = DispatchQueue(label: "trawl.catalog.folding")
+
+    /// Makes room for `count` elements in `array` when it has less, at least doubling it (so that
+    /// repeated updates stay amortized).
+    private static func reserve<Element>(_ array: inout [Element], count: Int) {
+        guard count > array.capacity else { return }
+        array.reserveCapacity(max(count, 2 * array.capacity))
     }
 
     private mutating func finishUpdate() {
@@ -239,12 +255,12 @@ public struct Catalog: Sendable {
 
     /// Reserves room for `count` more items in the arrays that grow by item.
     private mutating func reserveCapacity(forMore count: Int) {
-        items.reserveCapacity(items.count + count)
-        isLive.reserveCapacity(isLive.count + count)
-        orders.reserveCapacity(orders.count + count)
-        bounds.reserveCapacity(bounds.count + count * (fields.count + 1))
-        valueBounds.reserveCapacity(valueBounds.count + count)
-        numbersByID.reserveCapacity(numbersByID.count + count)
+        Self.reserve(&items, count: items.count + count)
+        Self.reserve(&isLive, count: isLive.count + count)
+        Self.reserve(&orders, count: orders.count + count)
+        Self.reserve(&bounds, count: bounds.count + count * (fields.count + 1))
+        Self.reserve(&valueBounds, count: valueBounds.count + count)
+        if numbersByID.capacity < numbersByID.count + count { numbersByID.reserveCapacity(max(numbersByID.count + count, 2 * numbersByID.capacity)) }
     }
 
     private mutating func add(_ item: CatalogItem) {

@@ -49,6 +49,8 @@ struct PostingSort {
                                 tags[next[list] - 1] |= tag
                             }
                         }
+                        // The second pass gave what the first counted: every place was written.
+                        for list in 0..<listCount { precondition(next[list] == starts[list + 1], "forEach gave other triples the second time") }
                     }
                 }
                 tagCount = count

@@ -89,7 +89,7 @@ struct PrefixPostings: Sendable {
         for slot in wordLists.indices where wordLists[slot] >= 0 { wordsOfList[Int(wordLists[slot])].append(UInt32(slot / Self.longestPrefix)) }
         // A list is the union of its words' postings: their items marked in a bitmap (a
         // catalog's is small enough for the cache) with their field tags or-ed beside, then read
-        // back in order. Lists are made on all cores, each lane with its own bitmap.
+        // back in order. Lists are made on up to four threads, each with its own bitmap.
         let lanes = min(items.count, 4)
         let made = SlotArray<(items: [UInt32], tags: [UInt8])>(count: items.count)
         DispatchQueue.concurrentPerform(iterations: lanes) { [wordsOfList] lane in

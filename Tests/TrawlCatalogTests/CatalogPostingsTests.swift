@@ -38,8 +38,9 @@ import TrawlTestSupport
     /// (``FoldedItems``) while earlier ones are indexed: the catalog equals one that folds each
     /// item in turn, word numbers included, from an array or a sequence of unknown length.
     /// Chunks of one item up; thousands of distinct words, so that rounds meet words the snapshot
-    /// lacks and it is taken again; multi-byte and upper-case words, ids repeated, fields missing
-    /// and fields the catalog does not search.
+    /// lacks and it is taken again (with chunks of 5 and 37); multi-byte and upper-case words, ids
+    /// repeated, fields missing and fields the catalog does not search; a catalog empty or already
+    /// holding items, some deleted.
     @Test func foldingAheadEqualsFoldingInTurn() {
         var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 24))
         let letters = ["a", "b", "c", "d", "e", "é", "É", "Z", "日", "9"]
@@ -57,12 +58,22 @@ import TrawlTestSupport
                 item.attributes["kind"] = [["x", "y"].randomElement(using: &random)!]
                 return item
             }
-            var inTurn = Catalog(fields: fields)
-            inTurn.prefixPostingsMinimum = 8
+            // Half the time the catalog already holds items, some deleted: the snapshot then
+            // starts with their words, beside retired numbers.
+            let (earlier, deleted) = Bool.random(using: &random)
+                ? (items.prefix(Int.random(in: 1...300, using: &random)), (0..<20).map { _ in "i\(Int.random(in: 0..<(itemCount / 2), using: &random))" })
+                : ([], [])
+            func catalog() -> Catalog {
+                var catalog = Catalog(fields: fields)
+                catalog.prefixPostingsMinimum = 8
+                catalog.upsert(contentsOf: earlier, foldingAhead: .max)
+                for id in deleted { catalog.delete(id: id) }
+                return catalog
+            }
+            var inTurn = catalog()
             inTurn.upsert(contentsOf: items, foldingAhead: .max)
             for (chunk, isStreamed) in [(1, false), (5, false), (5, true), (37, true)] {
-                var ahead = Catalog(fields: fields)
-                ahead.prefixPostingsMinimum = 8
+                var ahead = catalog()
                 if isStreamed {
                     // A sequence that makes its items as it goes and does not know how many.
                     var next = 0
