@@ -154,8 +154,12 @@ public struct Catalog: Sendable {
         let roundItems = 4 * chunk
         let fields = self.fields
         var known = vocabulary
+        /// Fills `round` from `rest` up to a round's items.
+        func read(into round: inout [CatalogItem]) {
+            while round.count < roundItems, let item = rest.next() { round.append(item) }
+        }
         var folding = first
-        while folding.count < roundItems, let item = rest.next() { folding.append(item) }
+        read(into: &folding)
         var indexing: [CatalogItem] = [], ready: [FoldedItems] = []
         var isFirstRound = true
         while !folding.isEmpty || !indexing.isEmpty {
@@ -184,7 +188,7 @@ public struct Catalog: Sendable {
             // The next round's items, while the folding may still run (a sequence may make them
             // as it is read).
             var coming: [CatalogItem] = []
-            while coming.count < roundItems, let item = rest.next() { coming.append(item) }
+            read(into: &coming)
             isFolded.wait()
             (indexing, ready, folding) = (folding, (0..<chunks).map { folded.take($0)! }, coming)
             if isFirstRound {
