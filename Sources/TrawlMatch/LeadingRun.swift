@@ -10,10 +10,28 @@
 /// Perl's "skip" optimisation for leading `\w+`, driven by the literal prefilter as ripgrep's inner
 /// literals are. PCRE2 alone retries at every character of a run, which costs a run's length each.
 struct LeadingRun: Sendable {
+    /// How a repeat takes characters.
+    enum Kind: Sendable {
+        case greedy, lazy, possessive
+    }
+
+    /// What the pattern holds after the literal, when it is this simple.
+    enum Ending: Sendable {
+        /// Nothing: the pattern ends with the literal.
+        case nothing
+        /// `\b` and nothing more.
+        case wordBoundary
+    }
+
     /// The repeated class as written (`[a-z]`, `\w`).
     let classPattern: String
     /// The literal that follows the repeat.
     let literal: PrefilterLiteral
+    /// The least number of class characters the repeat takes.
+    var minimum = 1
+    var kind = Kind.greedy
+    /// What follows the literal, when it is nothing or `\b`; nil for anything else.
+    var ending: Ending?
 
     /// Whether `literal` is what `pattern` spells from `offset` on, with no quantifier on its last
     /// character (then each unit is one pattern byte: caseless units as their lowercase letter).
@@ -28,5 +46,12 @@ struct LeadingRun: Sendable {
         }
         if end < pattern.count, Set("*+?{".utf8).contains(pattern[end]) { return false }
         return true
+    }
+
+    /// What `pattern` holds after the literal that starts at `offset`, when it is nothing or `\b`.
+    static func ending(after literal: PrefilterLiteral, at offset: Int, in pattern: [UInt8]) -> Ending? {
+        let rest = pattern[(offset + literal.units.count)...]
+        if rest.isEmpty { return .nothing }
+        return rest.elementsEqual("\\b".utf8) ? .wordBoundary : nil
     }
 }

@@ -89,7 +89,9 @@ public struct PatternAnalysis: Sendable {
             var leading = PatternParser(pattern: parser.pattern, caseless: caseless)
             if let repetition = leading.leadingClassRepeat(),
                LeadingRun.literal(literals[0], follows: repetition.end, in: parser.pattern) {
-                leadingRun = LeadingRun(classPattern: String(decoding: parser.pattern[repetition.atom], as: UTF8.self), literal: literals[0])
+                leadingRun = LeadingRun(classPattern: String(decoding: parser.pattern[repetition.atom], as: UTF8.self), literal: literals[0],
+                                        minimum: repetition.minimum, kind: repetition.kind,
+                                        ending: LeadingRun.ending(after: literals[0], at: repetition.end, in: parser.pattern))
             } else {
                 leadingRun = nil
             }

@@ -84,9 +84,10 @@ struct PatternParser {
     }
 
     /// The pattern's first item when it is one character class repeated without an upper bound
-    /// (`[a-z]+`, `\w*`, `\d{2,}`, lazy or possessive too): the class as written and where the
-    /// repeat ends. Reads from the pattern's start, on a parser that has read nothing yet.
-    mutating func leadingClassRepeat() -> (atom: Range<Int>, end: Int)? {
+    /// (`[a-z]+`, `\w*`, `\d{2,}`, lazy or possessive too): the class as written, where the
+    /// repeat ends, its least count and its kind. Reads from the pattern's start, on a parser that
+    /// has read nothing yet.
+    mutating func leadingClassRepeat() -> (atom: Range<Int>, end: Int, minimum: Int, kind: LeadingRun.Kind)? {
         guard index == 0, let first = peek() else { return nil }
         switch first {
         case UInt8(ascii: "["):
@@ -98,8 +99,11 @@ struct PatternParser {
             return nil
         }
         let atomEnd = index
-        guard !failed, rewrites.isEmpty, let (_, max) = parseQuantifier(), max == nil else { return nil }
-        return (0..<atomEnd, index)
+        guard !failed, rewrites.isEmpty, let (min, max) = parseQuantifier(), max == nil else { return nil }
+        // A lazy `?` or possessive `+` after the quantifier (whose own text ends at `}` or is one byte).
+        let quantifierEnd = pattern[atomEnd] == UInt8(ascii: "{") ? pattern[atomEnd...].firstIndex(of: UInt8(ascii: "}"))! + 1 : atomEnd + 1
+        let kind: LeadingRun.Kind = index == quantifierEnd ? .greedy : pattern[quantifierEnd] == UInt8(ascii: "?") ? .lazy : .possessive
+        return (0..<atomEnd, index, min, kind)
     }
 
     private mutating func skipExtendedSpace(_ flags: Flags) {

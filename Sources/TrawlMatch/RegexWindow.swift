@@ -161,6 +161,16 @@ final class RegexWindow {
         return nil
     }
 
+    /// Records a match a strategy found without PCRE2 as ``nextMatch(startLimit:initialEnd:preferredEnd:anchored:)``
+    /// records its own (the search goes on at its end), and returns it. For a pattern without groups.
+    func take(_ range: Range<Int>) -> Match {
+        previousPosition = position
+        previousNotEmpty = notEmptyAtStart
+        position = max(range.upperBound, position)
+        notEmptyAtStart = true
+        return Match(range: range)
+    }
+
     /// ``nextMatch(startLimit:initialEnd:preferredEnd:)`` with the usual window sizes.
     func nextMatch(startLimit: Int?) throws(MatchError) -> Match? {
         try nextMatch(startLimit: startLimit, initialEnd: position + RegexWindow.minimumLookahead,

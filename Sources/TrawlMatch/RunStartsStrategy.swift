@@ -7,6 +7,8 @@ final class RunStarts: Sendable {
     /// Bit `c` set when ASCII character `c` is in the class. (Beyond ASCII the class is not known
     /// here: a run that reaches a non-ASCII character is searched as a candidate line instead.)
     let asciiMembers: (UInt64, UInt64)
+    /// Set when attempts can be decided without PCRE2.
+    let decision: RunMatchDecision?
 
     /// Compiles the pattern (as handed to PCRE2) anchored and asks PCRE2 which ASCII characters the
     /// class matches, so the class means exactly what PCRE2 makes of it (case folding included).
@@ -29,6 +31,7 @@ final class RunStarts: Sendable {
         guard members.0 & (1 << 0x0A | 1 << 0x0D) == 0 else { return nil }
         anchoredRegex = anchored
         asciiMembers = members
+        decision = anchored.captureCount == 0 ? RunMatchDecision(run: run, members: members) : nil
     }
 
 }
@@ -42,6 +45,7 @@ struct RunStartsStrategy: SubjectStrategy {
     let reported: Range<Int>
     /// ``RunStarts/asciiMembers``, held here: the walk reads it for every byte.
     private let members: (UInt64, UInt64)
+    private let decision: RunMatchDecision?
     /// The end of the line of the last occurrence searched as a line (see the fallback below).
     private var knownLineEnd = -1
     /// Where the next occurrence is looked for (past the last one handled).
@@ -61,6 +65,7 @@ struct RunStartsStrategy: SubjectStrategy {
     init(reported: Range<Int>, runStarts: RunStarts) {
         self.reported = reported
         members = runStarts.asciiMembers
+        decision = runStarts.decision
     }
 
     mutating func next(in window: RegexWindow) throws(MatchError) -> Match? {
@@ -94,6 +99,19 @@ struct RunStartsStrategy: SubjectStrategy {
             if start > reported.upperBound { break }
             if start == lastTried { continue }
             if start > window.position { window.reposition(to: start) }
+            if let decision {
+                let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
+                let outcome = decision.decide(start: start, occurrence: found, subjectEnd: window.subject.upperBound) { index in
+                    index >= chunkStart && index - chunkStart < chunk.count ? chunk[index - chunkStart] : window.byte(at: index)
+                }
+                switch outcome {
+                case .match(let end): return window.take(start..<end)
+                case .none:
+                    lastTried = start
+                    continue
+                case .undecided: break
+                }
+            }
             // An anchored attempt reads only as far as its match can reach (never past the line, as
             // the pattern cannot match a line feed): the text that needs no copy will do, and a
             // match running past its end is found by the window growing. No line end is looked for.

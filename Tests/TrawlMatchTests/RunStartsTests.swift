@@ -11,10 +11,13 @@ import TrawlText
     static let shaped = [
         "[a-z]+ing\\b", "\\w+Error\\b", "[a-z]+ing", "[a-z]*ing", "[a-z]+?ing", "[a-z]++ing", "[abg]{2,}ing", "\\d+Error", "\\d*Error",
         "[a-zé]+ing", "[a-zé]*ing\\b", "\\S+Error", "\\w*+ing",
+        "[a-z]+?ing\\b", "[a-z]++ing\\b", "[abg]{2,}ing\\b", "\\d+Error\\b", "\\w+ing\\b", "[a-z]+g-\\b", "[a-z]+ing\\B", "\\w+Error$",
     ]
+    /// Shaped patterns whose attempts PCRE2 makes: something other than `\\b` after the literal.
+    static let undecided = ["[a-z]+ing\\B", "\\w+Error$"]
     /// Runs, literals inside and after them, characters beyond ASCII in and out of the classes.
     static let alphabet = ["a", "b", "ab", "ba", "i", "n", "g", "in", "ing", "Ing", "INGX", "Error", "error", "Err", "or", "x", "1", "42",
-                           " ", "  ", "\n", "\r\n", "_", "é", "É", "中", "-", "x"]
+                           " ", "  ", "\n", "\r\n", "_", "é", "É", "中", "-", "x", "—"]
 
     static func text(_ random: inout SeededGenerator) -> [UInt8] {
         var text: [UInt8] = []
@@ -37,12 +40,18 @@ import TrawlText
         }
     }
 
+    @Test func simpleShapesAreDecidedWithoutPCRE2() throws {
+        for pattern in Self.shaped {
+            #expect(try (RegexMatcher(pattern).runStarts?.decision == nil) == Self.undecided.contains(pattern), "\(pattern)")
+        }
+    }
+
     @Test(arguments: [false, true])
     func matchesEqualContiguousPCRE2(caseless: Bool) throws {
         var random = SeededGenerator(seed: Settings.seed &+ 11 &+ (caseless ? 1 : 0))
         // (A line searched whole for a run beyond ASCII, without a match, then the literal first
-        // on the next line.)
-        let texts = (0..<(4 * Settings.scale)).map { _ in Self.text(&random) } + [Array("éingx\ning".utf8)]
+        // on the next line; a literal ending in a non-word character before `\b` and the text's end.)
+        let texts = (0..<(4 * Settings.scale)).map { _ in Self.text(&random) } + [Array("éingx\ning".utf8), Array("ag-x\nbg-".utf8)]
         for pattern in Self.shaped {
             let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: !caseless))
             #expect(matcher.runStarts != nil, "\(pattern)")
