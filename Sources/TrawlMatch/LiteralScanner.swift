@@ -109,7 +109,11 @@ final class LiteralScanner {
     /// must not decrease.
     /// - Throws: ``MatchError/cancelled`` when the task is cancelled during a long scan.
     func next(from position: Int) throws(MatchError) -> Range<Int>? {
-        if let kernelLiterals { return try nextByKernel(kernelLiterals, from: position) }
+        if kernelLiterals != nil {
+            // (Not retained at each call: the scanner holds it.)
+            unowned(unsafe) let kernel = kernelLiterals!
+            return try nextByKernel(kernel, from: position)
+        }
         var scan = max(resume, position + minAnchor)
         var chunksScanned = 0
         while scan < range.upperBound {

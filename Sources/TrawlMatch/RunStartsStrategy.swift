@@ -69,7 +69,8 @@ struct RunStartsStrategy: SubjectStrategy {
     }
 
     mutating func next(in window: RegexWindow) throws(MatchError) -> Match? {
-        let scanner = window.scanner!
+        // (Not retained for each match: the window holds it for the search.)
+        unowned(unsafe) let scanner = window.scanner!
         if window.position != leftAt {
             searchFrom = window.position
             lastTried = -1
