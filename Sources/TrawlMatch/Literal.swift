@@ -43,6 +43,17 @@ struct PrefilterLiteral: Hashable, Sendable {
 
     var count: Int { units.count }
 
+    /// Whether two occurrences can overlap: some proper prefix of the literal may also be a
+    /// suffix of it (as in `abab` or `aa`). Units that may match the same byte count as equal.
+    var canOverlapItself: Bool {
+        func mayEqual(_ one: UInt16, _ other: UInt16) -> Bool {
+            !Set(PrefilterLiteral.bytes(of: one)).isDisjoint(with: PrefilterLiteral.bytes(of: other))
+        }
+        return (1..<max(units.count, 1)).contains { length in
+            (0..<length).allSatisfy { mayEqual(units[$0], units[units.count - length + $0]) }
+        }
+    }
+
     /// The bytes a unit may be.
     static func bytes(of unit: UInt16) -> [UInt8] {
         if unit & caselessFlag != 0 {

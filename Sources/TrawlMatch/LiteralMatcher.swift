@@ -104,7 +104,10 @@ public struct LiteralMatcher: Matcher {
         case .regex(let matcher): return matcher.cursor(over: text, in: range, context: context)
         }
         if options.wholeWord {
-            return MatchCursor(engine: WholeWordFilter(base: engine, range: context, separators: options.wordSeparators))
+            var overlaps = true
+            if case .bytes(let literal) = implementation { overlaps = literal.canOverlapItself }
+            return MatchCursor(engine: WholeWordFilter(base: engine, range: context, separators: options.wordSeparators,
+                                                       matchesCanOverlap: overlaps))
         }
         return MatchCursor(engine: engine)
     }

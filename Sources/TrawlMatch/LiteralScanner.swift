@@ -23,7 +23,8 @@ final class LiteralScanner {
     private let kernelLiterals: KernelLiterals?
 
     /// The bytes of the chunk read last, without touching its owner's reference count (the
-    /// scanner keeps the chunk, and so its storage, alive).
+    /// scanner keeps the chunk, and so its storage, alive); during ``forEachOccurrence(from:_:)``,
+    /// the chunk being walked (valid while the walk is in it).
     @exclusivity(unchecked) private(set) var chunkBytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// The offset of ``chunkBytes`` in the text.
     @exclusivity(unchecked) private(set) var chunkOffset = 0
@@ -218,7 +219,12 @@ final class LiteralScanner {
     /// - Throws: ``MatchError/cancelled`` when the task is cancelled during a long scan.
     func forEachOccurrence(from position: Int, _ body: (Range<Int>) -> Bool) throws(MatchError) {
         var floor = max(resume, position)
-        defer { resume = range.upperBound }
+        defer {
+            resume = range.upperBound
+            // The walk lent its chunks to ``withBytes``: back to the chunk this scanner holds.
+            chunkBytes = currentChunk?.bytes ?? UnsafeBufferPointer(start: nil, count: 0)
+            chunkOffset = currentChunk?.offset ?? 0
+        }
         if let kernel = kernelLiterals, floor < range.upperBound {
             let (undecided, stopped) = try walkAll(kernel, from: floor, body)
             if stopped { return }
@@ -250,6 +256,10 @@ final class LiteralScanner {
         var chunksScanned = 0
         var cancelled = false, stopped = false
         text.forEachChunk(forwardIn: start..<range.upperBound) { offset, bytes in
+            // The chunk being read serves ``withBytes`` while the walk is in it (a caller checking
+            // the bytes around an occurrence); the text holds its storage.
+            chunkBytes = bytes
+            chunkOffset = offset
             chunksScanned += 1
             if chunksScanned & 255 == 0 && Task.isCancelled {
                 cancelled = true
