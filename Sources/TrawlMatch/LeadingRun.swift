@@ -28,10 +28,11 @@ struct LeadingRun: Sendable {
     /// The literal that follows the repeat.
     let literal: PrefilterLiteral
     /// The least number of class characters the repeat takes.
-    var minimum = 1
-    var kind = Kind.greedy
+    let minimum: Int
+    /// Whether the repeat is greedy, lazy or possessive.
+    let kind: Kind
     /// What follows the literal, when it is nothing or `\b`; nil for anything else.
-    var ending: Ending?
+    let ending: Ending?
 
     /// Whether `literal` is what `pattern` spells from `offset` on, with no quantifier on its last
     /// character (then each unit is one pattern byte: caseless units as their lowercase letter).

@@ -97,18 +97,14 @@ public struct LiteralMatcher: Matcher {
     public func cursor(over text: some SearchableText, in range: Range<Int>, context: Range<Int>) -> MatchCursor {
         precondition(context.lowerBound >= 0 && context.upperBound <= text.utf8Count, "context out of bounds")
         precondition(context.lowerBound <= range.lowerBound && range.upperBound <= context.upperBound, "range outside its context")
-        let engine: any MatchEngine
         switch implementation {
         case .empty: return MatchCursor(engine: EmptySearch())
-        case .bytes(let literal): engine = LiteralSearch(literal: literal, text: text, range: range, context: context)
         case .regex(let matcher): return matcher.cursor(over: text, in: range, context: context)
-        }
-        if options.wholeWord {
-            var overlaps = true
-            if case .bytes(let literal) = implementation { overlaps = literal.canOverlapItself }
+        case .bytes(let literal):
+            let engine = LiteralSearch(literal: literal, text: text, range: range, context: context)
+            guard options.wholeWord else { return MatchCursor(engine: engine) }
             return MatchCursor(engine: WholeWordFilter(base: engine, range: context, separators: options.wordSeparators,
-                                                       matchesCanOverlap: overlaps))
+                                                       matchesCanOverlap: literal.canOverlapItself))
         }
-        return MatchCursor(engine: engine)
     }
 }

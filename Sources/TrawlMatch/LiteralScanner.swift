@@ -161,13 +161,13 @@ final class LiteralScanner {
                 switch try walk(kernel, from: start) {
                 case .found(let occurrence):
                     resume = occurrence.lowerBound
-                    currentChunk = nil
+                    forgetChunk()
                     _ = chunkContaining(occurrence.lowerBound) // held for a zero-copy regex window around the hit
                     return occurrence
                 case .undecided(let from):
                     // Only starts near the range's end, where the longest literal does not fit.
                     start = from
-                    currentChunk = nil
+                    forgetChunk()
                     continue
                 }
             }
@@ -219,12 +219,7 @@ final class LiteralScanner {
     /// - Throws: ``MatchError/cancelled`` when the task is cancelled during a long scan.
     func forEachOccurrence(from position: Int, _ body: (Range<Int>) -> Bool) throws(MatchError) {
         var floor = max(resume, position)
-        defer {
-            resume = range.upperBound
-            // The walk lent its chunks to ``withBytes``: back to the chunk this scanner holds.
-            chunkBytes = currentChunk?.bytes ?? UnsafeBufferPointer(start: nil, count: 0)
-            chunkOffset = currentChunk?.offset ?? 0
-        }
+        defer { resume = range.upperBound }
         if let kernel = kernelLiterals, floor < range.upperBound {
             let (undecided, stopped) = try walkAll(kernel, from: floor, body)
             if stopped { return }
@@ -257,7 +252,7 @@ final class LiteralScanner {
         var cancelled = false, stopped = false
         text.forEachChunk(forwardIn: start..<range.upperBound) { offset, bytes in
             // The chunk being read serves ``withBytes`` while the walk is in it (a caller checking
-            // the bytes around an occurrence); the text holds its storage.
+            // the bytes around an occurrence).
             chunkBytes = bytes
             chunkOffset = offset
             chunksScanned += 1
@@ -313,6 +308,10 @@ final class LiteralScanner {
             seam.update(from: base + (seamStart - offset), count: seamCount)
             return true
         }
+        // The walk lent its chunks to ``withBytes``: back to the chunk this scanner holds (the
+        // walked ones are valid only during the walk).
+        chunkBytes = currentChunk?.bytes ?? UnsafeBufferPointer(start: nil, count: 0)
+        chunkOffset = currentChunk?.offset ?? 0
         if cancelled { throw .cancelled }
         return (seamCount > 0 ? seamStart : range.upperBound, stopped)
     }
@@ -335,6 +334,13 @@ final class LiteralScanner {
         return found.map { .found($0) } ?? .undecided(from: undecided)
     }
 
+    /// Lets go of the current chunk, and of its bytes with it.
+    private func forgetChunk() {
+        currentChunk = nil
+        chunkBytes = UnsafeBufferPointer(start: nil, count: 0)
+        chunkOffset = 0
+    }
+
     /// The chunk holding `offset`, moving forward (or re-seeking when far ahead).
     private func chunkContaining(_ offset: Int) -> TextChunk? {
         if let current = currentChunk, current.offset <= offset, offset < current.end { return current }
@@ -343,8 +349,7 @@ final class LiteralScanner {
         }
         while true {
             guard let next = chunks?.next() else {
-                currentChunk = nil
-                chunkBytes = UnsafeBufferPointer(start: nil, count: 0)
+                forgetChunk()
                 return nil
             }
             if next.end > offset {

@@ -22,14 +22,14 @@ struct RunMatchDecision: Sendable {
     private let kind: LeadingRun.Kind
     private let checksWordBoundary: Bool
     /// The class's ASCII members (see ``RunStarts/asciiMembers``).
-    private let members: (UInt64, UInt64)
+    private let members: ASCIISet
     /// Whether the literal's characters are all in the class (as `ing` is in `[a-z]`): then an
     /// occurrence inside a run ends inside it too, and the last places of a run need no look.
     private let literalInClass: Bool
 
     /// Nil unless the pattern ends after the literal or its `\b` and the literal is ASCII without
-    /// a line break.
-    init?(run: LeadingRun, members: (UInt64, UInt64)) {
+    /// CR or LF (where lines end is left to PCRE2's handling of lines).
+    init?(run: LeadingRun, members: ASCIISet) {
         guard let ending = run.ending,
               run.literal.units.allSatisfy({ $0 & 0xFF < 0x80 && $0 & 0xFF != 0x0A && $0 & 0xFF != 0x0D }) else { return nil }
         units = run.literal.units
@@ -37,11 +37,7 @@ struct RunMatchDecision: Sendable {
         kind = run.kind
         checksWordBoundary = ending == .wordBoundary
         self.members = members
-        literalInClass = units.allSatisfy { unit in
-            PrefilterLiteral.bytes(of: unit).allSatisfy { byte in
-                (byte < 64 ? members.0 >> UInt64(byte) : members.1 >> UInt64(byte - 64)) & 1 != 0
-            }
-        }
+        literalInClass = units.allSatisfy { PrefilterLiteral.bytes(of: $0).allSatisfy(members.contains) }
     }
 
     /// The attempt at `start`, where class characters run at least up to `occurrence`: the first
@@ -52,11 +48,13 @@ struct RunMatchDecision: Sendable {
         while runEnd < subjectEnd {
             let value = byte(runEnd)
             guard value < 0x80 else { return .undecided }
-            guard isMember(value) else { break }
+            guard members.contains(value) else { break }
             runEnd += 1
         }
-        // The literal occurs nowhere between the start and the occurrence (which is the first
-        // the prefilter found after the last one tried, and the start is at or past that).
+        // No place before the occurrence holds the literal: the strategy keeps "no occurrence in
+        // [start, occurrence)" true (it searches on from past the last occurrence it tried, never
+        // tries a run start twice, and a match ends past its occurrence), so the literal can
+        // first follow the repeat there.
         let lowest = max(start + minimum, occurrence), highest = min(literalInClass ? runEnd - units.count : runEnd, subjectEnd - units.count)
         guard lowest <= highest else { return .none }
         switch kind {
@@ -104,10 +102,6 @@ struct RunMatchDecision: Sendable {
         let next = byte(after)
         guard next < 0x80 else { return nil }
         return wordBefore != Self.isWord(next)
-    }
-
-    private func isMember(_ byte: UInt8) -> Bool {
-        (byte < 64 ? members.0 >> UInt64(byte) : members.1 >> UInt64(byte - 64)) & 1 != 0
     }
 
     /// An ASCII word character of `\w`.

@@ -6,7 +6,7 @@ final class RunStarts: Sendable {
     let anchoredRegex: CompiledRegex
     /// Bit `c` set when ASCII character `c` is in the class. (Beyond ASCII the class is not known
     /// here: a run that reaches a non-ASCII character is searched as a candidate line instead.)
-    let asciiMembers: (UInt64, UInt64)
+    let asciiMembers: ASCIISet
     /// Set when attempts can be decided without PCRE2.
     let decision: RunMatchDecision?
 
@@ -16,7 +16,7 @@ final class RunStarts: Sendable {
         guard let anchored = try? CompiledRegex(pattern: compiledPattern, caseless: caseless, anchored: true),
               let member = try? CompiledRegex(pattern: run.classPattern, caseless: caseless, anchored: true) else { return nil }
         let state = RegexMatchState(regex: member, limits: RegexLimits())
-        var members: (UInt64, UInt64) = (0, 0)
+        var members = ASCIISet()
         for character in 0..<UInt8(128) {
             let subject = [character]
             let found = subject.withUnsafeBufferPointer { subject in
@@ -24,11 +24,11 @@ final class RunStarts: Sendable {
                 return false
             }
             guard found else { continue }
-            if character < 64 { members.0 |= 1 << UInt64(character) } else { members.1 |= 1 << UInt64(character - 64) }
+            members.insert(character)
         }
         // A class holding a line break would let a run reach into earlier lines (the analysis
         // may not know every class that can match one; PCRE2 does).
-        guard members.0 & (1 << 0x0A | 1 << 0x0D) == 0 else { return nil }
+        guard !members.contains(0x0A), !members.contains(0x0D) else { return nil }
         anchoredRegex = anchored
         asciiMembers = members
         decision = anchored.captureCount == 0 ? RunMatchDecision(run: run, members: members) : nil
@@ -44,7 +44,7 @@ final class RunStarts: Sendable {
 struct RunStartsStrategy: SubjectStrategy {
     let reported: Range<Int>
     /// ``RunStarts/asciiMembers``, held here: the walk reads it for every byte.
-    private let members: (UInt64, UInt64)
+    private let members: ASCIISet
     private let decision: RunMatchDecision?
     /// The end of the line of the last occurrence searched as a line (see the fallback below).
     private var knownLineEnd = -1
@@ -103,7 +103,7 @@ struct RunStartsStrategy: SubjectStrategy {
             if let decision {
                 let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
                 let outcome = decision.decide(start: start, occurrence: found, subjectEnd: window.subject.upperBound) { index in
-                    index >= chunkStart && index - chunkStart < chunk.count ? chunk[index - chunkStart] : window.byte(at: index)
+                    Self.byte(at: index, chunk: chunk, chunkStart: chunkStart, window: window)
                 }
                 switch outcome {
                 case .match(let end): return window.take(start..<end)
@@ -133,16 +133,14 @@ struct RunStartsStrategy: SubjectStrategy {
     private mutating func runStart(before offset: Int, floor: Int, in window: RegexWindow, scanner: LiteralScanner) -> Int? {
         var cursor = offset
         let stop = knownRun.end >= floor && knownRun.end <= offset ? knownRun.end : floor
-        // The bytes are read from the scanner's chunk (which holds the occurrence) while it has them.
         let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
         while cursor > stop {
-            let index = cursor - 1
-            let byte = index >= chunkStart && index - chunkStart < chunk.count ? chunk[index - chunkStart] : window.byte(at: index)
+            let byte = Self.byte(at: cursor - 1, chunk: chunk, chunkStart: chunkStart, window: window)
             guard byte < 0x80 else {
                 knownRun = (-1, -1)
                 return nil
             }
-            if (byte < 64 ? members.0 >> UInt64(byte) : members.1 >> UInt64(byte - 64)) & 1 == 0 {
+            if !members.contains(byte) {
                 knownRun = (cursor, offset)
                 return cursor
             }
@@ -152,5 +150,11 @@ struct RunStartsStrategy: SubjectStrategy {
         let start = cursor == floor || knownRun.end != cursor ? cursor : max(floor, knownRun.start)
         knownRun = (start, offset)
         return start
+    }
+
+    /// The byte at `index`, from the scanner's chunk (which holds the occurrence) when it has it.
+    @inline(__always)
+    private static func byte(at index: Int, chunk: UnsafeBufferPointer<UInt8>, chunkStart: Int, window: RegexWindow) -> UInt8 {
+        index >= chunkStart && index - chunkStart < chunk.count ? chunk[index - chunkStart] : window.byte(at: index)
     }
 }

@@ -12,6 +12,7 @@ import TrawlText
         "[a-z]+ing\\b", "\\w+Error\\b", "[a-z]+ing", "[a-z]*ing", "[a-z]+?ing", "[a-z]++ing", "[abg]{2,}ing", "\\d+Error", "\\d*Error",
         "[a-zé]+ing", "[a-zé]*ing\\b", "\\S+Error", "\\w*+ing",
         "[a-z]+?ing\\b", "[a-z]++ing\\b", "[abg]{2,}ing\\b", "\\d+Error\\b", "\\w+ing\\b", "[a-z]+g-\\b", "[a-z]+ing\\B", "\\w+Error$",
+        "\\d++Error\\b", "\\d{3,}+Error", "[a-z]*?ing\\b", "[abg]{2,}?ing",
     ]
     /// Shaped patterns whose attempts PCRE2 makes: something other than `\\b` after the literal.
     static let undecided = ["[a-z]+ing\\B", "\\w+Error$"]
@@ -50,8 +51,10 @@ import TrawlText
     func matchesEqualContiguousPCRE2(caseless: Bool) throws {
         var random = SeededGenerator(seed: Settings.seed &+ 11 &+ (caseless ? 1 : 0))
         // (A line searched whole for a run beyond ASCII, without a match, then the literal first
-        // on the next line; a literal ending in a non-word character before `\b` and the text's end.)
-        let texts = (0..<(4 * Settings.scale)).map { _ in Self.text(&random) } + [Array("éingx\ning".utf8), Array("ag-x\nbg-".utf8)]
+        // on the next line; a literal ending in a non-word character before `\b` and the text's end;
+        // digit runs before a literal outside their class.)
+        let texts = (0..<(4 * Settings.scale)).map { _ in Self.text(&random) } + [Array("éingx\ning".utf8), Array("ag-x\nbg-".utf8),
+                                                                           Array("x 42Error 1234Error 7Errors".utf8)]
         for pattern in Self.shaped {
             let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: !caseless))
             #expect(matcher.runStarts != nil, "\(pattern)")
@@ -59,6 +62,17 @@ import TrawlText
             for text in texts {
                 let expected = try oracle.matches(in: text)
                 let chunked = ChunkedText(chunks: random.chunks(of: text, maxSize: Int.random(in: 1...9, using: &random)))
+                // A context that ends inside the text (a word, often) is a subject that ends there.
+                var end = Int.random(in: 0...text.count, using: &random)
+                while end < text.count && text[end] & 0xC0 == 0x80 { end += 1 }
+                var cursor = matcher.cursor(over: try Rope(validating: text), in: 0..<end, context: 0..<end)
+                var inContext: [Range<Int>] = []
+                while let match = try cursor.next() { inContext.append(match.range) }
+                let expectedInContext = try oracle.matches(in: Array(text[..<end])).map(\.range)
+                if inContext != expectedInContext {
+                    Issue.record("\(pattern) caseless=\(caseless) context 0..<\(end): \(inContext.prefix(5)) != \(expectedInContext.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription)")
+                    return
+                }
                 for (name, actual) in [("rope", try matcher.matches(in: try Rope(validating: text), capturingGroups: true)),
                                        ("chunked", try matcher.matches(in: chunked, capturingGroups: true)),
                                        ("contiguous", try matcher.matches(in: try ContiguousText(validating: text)))] where actual.map(\.range) != expected.map(\.range) {

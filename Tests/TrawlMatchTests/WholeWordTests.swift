@@ -1,5 +1,5 @@
 import Testing
-import TrawlMatch
+@testable import TrawlMatch
 import TrawlTestSupport
 import TrawlText
 
@@ -70,10 +70,30 @@ import TrawlText
                     var stepped: [Range<Int>] = []
                     while let match = try cursor.next() { stepped.append(match.range) }
                     let counted = try matcher.count(in: searched)
-                    if walked != expected || stepped != expected || counted != expected.count {
+                    // Some matches by next(), then the rest by the walk, on one cursor.
+                    var mixed = matcher.cursor(over: searched, in: 0..<text.count, context: 0..<text.count)
+                    var both: [Range<Int>] = []
+                    for _ in 0..<Int.random(in: 0...3, using: &random) {
+                        guard let match = try mixed.next() else { break }
+                        both.append(match.range)
+                    }
+                    try mixed.forEachRemaining { match in
+                        both.append(match.range)
+                        return true
+                    }
+                    if walked != expected || stepped != expected || both != expected || counted != expected.count {
                         Issue.record("\(needle.debugDescription) caseless=\(caseless) \(name): walked \(walked.prefix(4)), stepped \(stepped.prefix(4)), counted \(counted), expected \(expected.prefix(4)) in \(String(decoding: text, as: UTF8.self).debugDescription)")
                         return
                     }
+                }
+                // A context that ends inside the text: its end is an edge of the search.
+                var end = Int.random(in: 0...text.count, using: &random)
+                while end < text.count && text[end] & 0xC0 == 0x80 { end += 1 }
+                let expectedInContext = Self.oracle(Array(needle.utf8), in: Array(text[..<end]), caseless: caseless)
+                let inContext = try matcher.matches(in: try Rope(validating: text), range: 0..<end).map(\.range)
+                if inContext != expectedInContext {
+                    Issue.record("\(needle.debugDescription) caseless=\(caseless) context 0..<\(end): \(inContext.prefix(4)) != \(expectedInContext.prefix(4))")
+                    return
                 }
             }
         }
