@@ -13,7 +13,9 @@ public struct LiteralMatcher: Matcher {
 
     private enum Implementation: Sendable {
         case empty
-        case bytes(PrefilterLiteral)
+        /// The literal, and whether two of its occurrences can overlap (worked out once, not per
+        /// search: a whole-word search of a tree makes a cursor per file).
+        case bytes(PrefilterLiteral, canOverlapItself: Bool)
         case regex(RegexMatcher)
     }
 
@@ -33,7 +35,7 @@ public struct LiteralMatcher: Matcher {
     public var literalQuery: LiteralQuery {
         switch implementation {
         case .empty: .all
-        case .bytes(let literal): .literal(QueryLiteral(units: literal.units))
+        case .bytes(let literal, _): .literal(QueryLiteral(units: literal.units))
         case .regex(let regex): regex.literalQuery
         }
     }
@@ -50,9 +52,10 @@ public struct LiteralMatcher: Matcher {
         if needle.isEmpty {
             implementation = .empty
         } else if options.matchCase && !needle.utf8.contains(0x0A) && !needle.utf8.contains(0x0D) {
-            implementation = .bytes(PrefilterLiteral(bytes: needle.utf8))
+            let literal = PrefilterLiteral(bytes: needle.utf8)
+            implementation = .bytes(literal, canOverlapItself: literal.canOverlapItself)
         } else if !options.matchCase, let folded = LiteralMatcher.asciiCaseless(needle) {
-            implementation = .bytes(folded)
+            implementation = .bytes(folded, canOverlapItself: folded.canOverlapItself)
         } else {
             var regexOptions = options
             regexOptions.syntax = .regex
@@ -100,11 +103,11 @@ public struct LiteralMatcher: Matcher {
         switch implementation {
         case .empty: return MatchCursor(engine: EmptySearch())
         case .regex(let matcher): return matcher.cursor(over: text, in: range, context: context)
-        case .bytes(let literal):
+        case .bytes(let literal, let canOverlapItself):
             let engine = LiteralSearch(literal: literal, text: text, range: range, context: context)
             guard options.wholeWord else { return MatchCursor(engine: engine) }
             return MatchCursor(engine: WholeWordFilter(base: engine, range: context, separators: options.wordSeparators,
-                                                       matchesCanOverlap: literal.canOverlapItself))
+                                                       matchesCanOverlap: canOverlapItself))
         }
     }
 }
