@@ -18,6 +18,9 @@ public struct RegexMatcher: Matcher {
     /// Set when candidate lines are searched only from the run starts before the literal (see
     /// ``LeadingRun``).
     var runStarts: RunStarts?
+    /// Set when the pattern is attempted only where its starting literals occur (mode
+    /// `.literalStarts`; see ``LiteralStartPattern``).
+    let literalStarts: LiteralStarts?
 
     /// The smallest prefilter score worth scanning for (about two uncommon bytes).
     static let minimumPrefilterScore = 40
@@ -46,7 +49,14 @@ public struct RegexMatcher: Matcher {
             usable = set
         }
         let sameOnLinesAndWhole = !analysis.canMatchLineFeed && !analysis.hasSubjectAssertions
-        if analysis.isMultiline || options.matchesAcrossLines || sameOnLinesAndWhole {
+        // (Case-sensitive patterns matched line by line only: the shape's walk compares bytes.)
+        let lineByLine = !analysis.isMultiline && !options.matchesAcrossLines
+        literalStarts = lineByLine && options.matchCase && !analysis.hasSubjectAssertions
+            ? usable.flatMap { LiteralStarts(compiledPattern: analysis.compiledPattern, prefilter: $0) } : nil
+        if literalStarts != nil {
+            prefilter = usable
+            mode = .literalStarts
+        } else if analysis.isMultiline || options.matchesAcrossLines || sameOnLinesAndWhole {
             // One subject; with a prefilter, PCRE2 runs only on candidate lines (sound only when no
             // match can contain a line feed).
             prefilter = analysis.canMatchLineFeed ? nil : usable
@@ -108,7 +118,8 @@ public struct RegexMatcher: Matcher {
             search = LiteralSearch(literal: literal, text: text, range: range, context: context)
         } else {
             search = makeRegexSearch(mode: mode, regex: regex, limits: options.limits, text: text, range: range, context: context,
-                                     prefilter: prefilter, runStarts: runStarts, acrossLines: !matchesLineByLine)
+                                     prefilter: prefilter, runStarts: runStarts, literalStarts: literalStarts,
+                                     acrossLines: !matchesLineByLine)
         }
         var engine = search
         if options.wholeWord {

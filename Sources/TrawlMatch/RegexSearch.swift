@@ -28,6 +28,16 @@ final class RegexSearch<Strategy: SubjectStrategy>: MatchEngine {
         return match
     }
 
+    /// The strategy's own walk when it has one, else repeated ``next()`` calls.
+    func forEachRemaining(_ body: (Match) throws(MatchError) -> Bool) throws(MatchError) {
+        guard !finished else { return }
+        if try strategy.forEachRemaining(in: window, body) {
+            finished = true
+            return
+        }
+        try forEachNext(body)
+    }
+
     func reposition(to offset: Int) { window.reposition(to: offset) }
 
     var capturesGroups: Bool {
@@ -51,21 +61,27 @@ enum RegexSearchMode {
     case lineSubjects
     /// Line-by-line semantics computed with whole-text searches (``CheckingLinesStrategy``).
     case wholeTextCheckingLines
+    /// Attempts only where a starting literal occurs, matched line by line
+    /// (``LiteralStartsStrategy``).
+    case literalStarts
 }
 
 /// Makes the search for `mode` over `range` of `text` (searched with `context`); `acrossLines`
 /// when the pattern is matched across lines (then on an LF view of the text). With `runStarts`,
-/// candidate lines are searched from run starts only (``RunStartsStrategy``).
+/// candidate lines are searched from run starts only (``RunStartsStrategy``); `literalStarts` goes
+/// with the mode of that name.
 func makeRegexSearch(mode: RegexSearchMode, regex: CompiledRegex, limits: RegexLimits,
                      text: any SearchableText, range: Range<Int>, context: Range<Int>, prefilter: PrefilterSet?,
-                     runStarts: RunStarts? = nil, acrossLines: Bool) -> any MatchEngine {
-    // RegexMatcher chooses the mode and the prefilter together: only these two modes use one.
-    precondition(mode == .candidateLines ? prefilter != nil : mode == .lineSubjects || prefilter == nil)
+                     runStarts: RunStarts? = nil, literalStarts: LiteralStarts? = nil, acrossLines: Bool) -> any MatchEngine {
+    // RegexMatcher chooses the mode and the prefilter together: only these modes use one.
+    precondition([.candidateLines, .literalStarts].contains(mode) ? prefilter != nil : mode == .lineSubjects || prefilter == nil)
     precondition(runStarts == nil || (mode == .candidateLines && !acrossLines))
-    let window = RegexWindow(regex: regex, anchoredRegex: runStarts?.anchoredRegex, limits: limits, text: text, range: context,
+    precondition((mode == .literalStarts) == (literalStarts != nil) && (literalStarts == nil || !acrossLines))
+    let window = RegexWindow(regex: regex, anchoredRegex: runStarts?.anchoredRegex ?? literalStarts?.anchoredRegex, limits: limits,
+                             text: text, range: context,
                              start: range.lowerBound,
                              prefilter: prefilter,
-                             stopsAtCandidateLines: mode == .candidateLines,
+                             stopsAtCandidateLines: mode == .candidateLines || mode == .literalStarts,
                              // Patterns matched across lines see CRLFs as LFs (line subjects hold none).
                              usesLFView: acrossLines && (mode == .wholeText || mode == .candidateLines))
     switch mode {
@@ -80,10 +96,22 @@ func makeRegexSearch(mode: RegexSearchMode, regex: CompiledRegex, limits: RegexL
         return RegexSearch(window: window, strategy: LineSubjectsStrategy(window: window, reported: range), reporting: range)
     case .wholeTextCheckingLines:
         return RegexSearch(window: window, strategy: CheckingLinesStrategy(reported: range), reporting: range)
+    case .literalStarts:
+        return RegexSearch(window: window, strategy: LiteralStartsStrategy(reported: range, literalStarts: literalStarts!), reporting: range)
     }
 }
 
 /// How one search mode cuts the range into PCRE2 subjects and finds the next match.
 protocol SubjectStrategy {
     mutating func next(in window: RegexWindow) throws(MatchError) -> Match?
+    /// Calls `body` with each match ``next(in:)`` would return (in the reported range), in order,
+    /// until it returns false, in one walk of the text; false, having done nothing, when this
+    /// strategy has no such walk. The search is used up afterwards.
+    mutating func forEachRemaining(in window: RegexWindow, _ body: (Match) throws(MatchError) -> Bool) throws(MatchError) -> Bool
+}
+
+extension SubjectStrategy {
+    mutating func forEachRemaining(in window: RegexWindow, _ body: (Match) throws(MatchError) -> Bool) throws(MatchError) -> Bool {
+        false
+    }
 }

@@ -88,6 +88,9 @@ final class RegexWindow {
 
     deinit { buffer?.deallocate() }
 
+    /// Whether the text is one buffer (then every window is a slice of it).
+    var isContiguous: Bool { contiguous != nil }
+
     /// Continues the search from `offset` (a scalar boundary), as after a rejected match.
     func reposition(to offset: Int) {
         position = offset

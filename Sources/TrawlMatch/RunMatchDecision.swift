@@ -105,7 +105,7 @@ struct RunMatchDecision: Sendable {
     }
 
     /// An ASCII word character of `\w`.
-    private static func isWord(_ byte: UInt8) -> Bool {
+    static func isWord(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || (0x30...0x39).contains(byte) || byte == 0x5F
     }
 }

@@ -14,18 +14,7 @@ final class RunStarts: Sendable {
     /// class matches, so the class means exactly what PCRE2 makes of it (case folding included).
     init?(run: LeadingRun, compiledPattern: String, caseless: Bool) {
         guard let anchored = try? CompiledRegex(pattern: compiledPattern, caseless: caseless, anchored: true),
-              let member = try? CompiledRegex(pattern: run.classPattern, caseless: caseless, anchored: true) else { return nil }
-        let state = RegexMatchState(regex: member, limits: RegexLimits())
-        var members = ASCIISet()
-        for character in 0..<UInt8(128) {
-            let subject = [character]
-            let found = subject.withUnsafeBufferPointer { subject in
-                if case .match = try? state.match(subject, from: 0, options: 0, subjectOffset: 0) { return true }
-                return false
-            }
-            guard found else { continue }
-            members.insert(character)
-        }
+              let members = ASCIISet(characterClass: run.classPattern, caseless: caseless) else { return nil }
         // A class holding a line break would let a run reach into earlier lines (the analysis
         // may not know every class that can match one; PCRE2 does).
         guard !members.contains(0x0A), !members.contains(0x0D) else { return nil }
@@ -33,7 +22,6 @@ final class RunStarts: Sendable {
         asciiMembers = members
         decision = anchored.captureCount == 0 ? RunMatchDecision(run: run, members: members) : nil
     }
-
 }
 
 /// PCRE2 runs, anchored, only at the start of the class run right before each occurrence of the
@@ -154,7 +142,7 @@ struct RunStartsStrategy: SubjectStrategy {
 
     /// The byte at `index`, from the scanner's chunk (which holds the occurrence) when it has it.
     @inline(__always)
-    private static func byte(at index: Int, chunk: UnsafeBufferPointer<UInt8>, chunkStart: Int, window: RegexWindow) -> UInt8 {
+    static func byte(at index: Int, chunk: UnsafeBufferPointer<UInt8>, chunkStart: Int, window: RegexWindow) -> UInt8 {
         index >= chunkStart && index - chunkStart < chunk.count ? chunk[index - chunkStart] : window.byte(at: index)
     }
 }
