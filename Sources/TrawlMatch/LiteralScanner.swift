@@ -102,8 +102,14 @@ final class LiteralScanner {
         self.text = text
         self.range = range
         resume = range.lowerBound
-        let usesKernel = (1...Int(TRAWL_MAX_LITERALS)).contains(literals.count) && literals.allSatisfy { $0.count >= 2 }
-        kernelLiterals = usesKernel ? KernelLiterals(literals) : nil
+        kernelLiterals = LiteralScanner.findsEveryStart(of: literals) ? KernelLiterals(literals) : nil
+    }
+
+    /// Whether the scan finds every occurrence's start in order, each overlapping one included
+    /// (the kernel's sets: one to eight literals of two or more bytes). Other sets are scanned by
+    /// their rarest bytes, and occurrences come in the order of those.
+    static func findsEveryStart(of literals: [PrefilterLiteral]) -> Bool {
+        (1...Int(TRAWL_MAX_LITERALS)).contains(literals.count) && literals.allSatisfy { $0.count >= 2 }
     }
 
     /// The next occurrence starting at or after `position`. Positions passed to successive calls

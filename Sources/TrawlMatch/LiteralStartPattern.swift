@@ -11,11 +11,13 @@
 /// occurrence of a literal is decided by comparing bytes instead of by a call into PCRE2 (which
 /// costs several times more, and such patterns have an attempt at every occurrence of a common
 /// word). Only ASCII is decided: where a class meets a byte beyond ASCII (`\w` and `\s` are
-/// Unicode-aware), a line break it could take, or a `\b` that fails, the attempt is left to PCRE2.
+/// Unicode-aware) or a line break it could take, or where a final `\b` fails after a repeat that
+/// could give characters back, the attempt is left to PCRE2.
 ///
 /// Matched line by line, such a pattern finds the same at an occurrence whether its subject is the
 /// occurrence's line or all the text: a decided walk never takes a line break, and a line break
-/// ends a run and fails a literal just as the end of a line's subject does.
+/// the current class cannot take ends its run, and fails a literal, just as the end of a line's
+/// subject does.
 struct LiteralStartPattern: Sendable {
     /// What the pattern holds after its starting literal, in order.
     enum Item: Sendable {
@@ -25,15 +27,8 @@ struct LiteralStartPattern: Sendable {
         case run(ASCIISet, minimum: Int, maximum: Int?)
     }
 
-    /// What an attempt at an offset found.
-    enum Outcome: Equatable {
-        /// The match starting at the offset ends here.
-        case match(end: Int)
-        /// No match starts at the offset.
-        case none
-        /// Left to PCRE2.
-        case undecided
-    }
+    /// What an attempt at an offset found (a match's end, none, or left to PCRE2).
+    typealias Outcome = RunMatchDecision.Outcome
 
     /// One step of an attempt, held without references (the attempts run once per occurrence of
     /// a common word: walking arrays of arrays there cost a retain and release per element).
@@ -47,24 +42,25 @@ struct LiteralStartPattern: Sendable {
         let maximum: Int
     }
 
-    /// The starting literals, in the order PCRE2 tries them.
-    let literals: [[UInt8]]
-    /// The starting literals' steps, then the steps of what follows them.
+    /// The starting literals' steps (in the order PCRE2 tries them), then the steps of what
+    /// follows them.
     private let steps: [Step]
     private let startCount: Int
     /// The bytes of every literal step.
     private let bytes: [UInt8]
     /// Whether the pattern ends with `\b`.
     private let endsWithWordBoundary: Bool
-    /// Whether the walk's end is the only end an attempt can have: the last item is literal or
-    /// taken a fixed number of times (every earlier repeat's length is forced by what follows it).
+    /// Whether the walk's end is the only end an attempt can have: nothing follows the starting
+    /// literals, or the last item is literal or taken a fixed number of times (every earlier
+    /// repeat's length is forced by what follows it).
     private let endIsForced: Bool
 
-    /// Nil unless `pattern` (as handed to PCRE2, matched case-sensitively) has this shape.
-    init?(pattern: [UInt8]) {
+    /// Nil unless `pattern` (as handed to PCRE2, matched case-sensitively) has this shape and its
+    /// starting literals are `literals` (the prefilter's, found before its classes are compiled).
+    init?(pattern: [UInt8], startingWith literals: Set<[UInt8]>) {
         var parser = Parser(pattern: pattern)
-        guard let literals = parser.startingLiterals(), let (items, boundary) = parser.rest(), !literals.isEmpty,
-              !literals.contains(where: \.isEmpty) else { return nil }
+        guard let starts = parser.startingLiterals(), Set(starts) == literals, !starts.contains(where: \.isEmpty),
+              let (items, boundary) = parser.rest() else { return nil }
         // An unbounded repeat must not be able to take the first character of what follows it.
         for index in items.indices {
             guard case .run(let members, _, nil) = items[index] else { continue }
@@ -75,7 +71,7 @@ struct LiteralStartPattern: Sendable {
             bytes += literal
             return Step(isLiteral: true, bytes: bytes.count - literal.count..<bytes.count, members: ASCIISet(), minimum: 0, maximum: 0)
         }
-        var steps = literals.map(literalStep)
+        var steps = starts.map(literalStep)
         for item in items {
             switch item {
             case .literal(let literal): steps.append(literalStep(literal))
@@ -83,10 +79,9 @@ struct LiteralStartPattern: Sendable {
                 steps.append(Step(isLiteral: false, bytes: 0..<0, members: members, minimum: minimum, maximum: maximum ?? Int.max))
             }
         }
-        self.literals = literals
         self.steps = steps
         self.bytes = bytes
-        startCount = literals.count
+        startCount = starts.count
         endsWithWordBoundary = boundary
         if case .run(_, let minimum, let maximum) = items.last { endIsForced = maximum == minimum } else { endIsForced = true }
     }
@@ -180,6 +175,9 @@ extension LiteralStartPattern {
 
         static let metacharacters = Set("\\^$.|?*+()[]{}".utf8)
         static let quantifiers = Set("?*+{".utf8)
+        static let classEscapes = Set("wdsWDS".utf8)
+        /// What makes a repeat lazy or possessive.
+        static let repeatModifiers = Set("?+".utf8)
 
         /// One literal, or a group of literal alternatives, at the start.
         mutating func startingLiterals() -> [[UInt8]]? {
@@ -257,7 +255,7 @@ extension LiteralStartPattern {
             let start = index
             guard index < pattern.count else { return nil }
             if pattern[index] == UInt8(ascii: "\\") {
-                guard index + 1 < pattern.count, Set("wdsWDS".utf8).contains(pattern[index + 1]) else { return nil }
+                guard index + 1 < pattern.count, Self.classEscapes.contains(pattern[index + 1]) else { return nil }
                 index += 2
             } else if pattern[index] == UInt8(ascii: "[") {
                 index += 1
@@ -265,9 +263,17 @@ extension LiteralStartPattern {
                 // A `]` first stands for itself.
                 if index < pattern.count && pattern[index] == UInt8(ascii: "]") { index += 1 }
                 while index < pattern.count && pattern[index] != UInt8(ascii: "]") {
-                    // No POSIX classes or nested brackets; an escape takes the character after it.
+                    // No POSIX classes or nested brackets; escapes only of punctuation or of a class
+                    // (`\c`, `\Q`, `\x{…}` and the like read further than one character).
                     guard pattern[index] != UInt8(ascii: "[") else { return nil }
-                    index += pattern[index] == UInt8(ascii: "\\") ? 2 : 1
+                    if pattern[index] == UInt8(ascii: "\\") {
+                        guard index + 1 < pattern.count else { return nil }
+                        let escaped = pattern[index + 1]
+                        guard Self.classEscapes.contains(escaped) || escaped > 0x20 && escaped < 0x7F && !Self.isAlphanumeric(escaped) else { return nil }
+                        index += 2
+                    } else {
+                        index += 1
+                    }
                 }
                 guard index < pattern.count else { return nil }
                 index += 1
@@ -277,7 +283,7 @@ extension LiteralStartPattern {
             guard let members = ASCIISet(characterClass: String(decoding: pattern[start..<index], as: UTF8.self), caseless: false),
                   let (minimum, maximum) = quantifier(), maximum.map({ $0 == minimum && $0 > 0 }) ?? true else { return nil }
             // Lazy and possessive repeats are left to PCRE2.
-            guard index == pattern.count || !Set("?+".utf8).contains(pattern[index]) else { return nil }
+            guard index == pattern.count || !Self.repeatModifiers.contains(pattern[index]) else { return nil }
             return .run(members, minimum: minimum, maximum: maximum)
         }
 

@@ -4,14 +4,16 @@ final class LiteralStarts: Sendable {
     let anchoredRegex: CompiledRegex
 
     /// Nil unless `compiledPattern` (matched case-sensitively) has the shape of a
-    /// ``LiteralStartPattern`` whose starting literals are exactly the prefilter's.
+    /// ``LiteralStartPattern`` whose starting literals are exactly the prefilter's, and the
+    /// prefilter's scan finds every start of them in order.
     init?(compiledPattern: String, prefilter: PrefilterSet) {
-        guard let pattern = LiteralStartPattern(pattern: Array(compiledPattern.utf8)),
-              Set(pattern.literals.map { $0.map(UInt16.init) }) == Set(prefilter.literals.map(\.units)),
+        let literals = prefilter.literals.map { $0.units.map { UInt8(truncatingIfNeeded: $0) } }
+        guard LiteralScanner.findsEveryStart(of: prefilter.literals), prefilter.literals.allSatisfy({ $0.units.allSatisfy { $0 < 0x100 } }),
+              let pattern = LiteralStartPattern(pattern: Array(compiledPattern.utf8), startingWith: Set(literals)),
               let anchored = try? CompiledRegex(pattern: compiledPattern, caseless: false, anchored: true) else { return nil }
         self.pattern = pattern
         anchoredRegex = anchored
-        overlapShifts = Self.overlapShifts(pattern.literals)
+        overlapShifts = Self.overlapShifts(literals)
     }
 
     /// The offsets inside an occurrence of a starting literal at which an occurrence of one of
@@ -36,11 +38,17 @@ final class LiteralStarts: Sendable {
 struct LiteralStartsStrategy: SubjectStrategy {
     let reported: Range<Int>
     private let pattern: LiteralStartPattern
+    private let overlapShifts: [Int]
     /// Where the next occurrence is looked for (past the last one tried; a search is only ever
     /// moved forward, past the start of the last match).
     private var searchFrom = 0
+    /// The line feed ending the line of the last attempt PCRE2 made (attempts on one long line
+    /// look for it once).
+    private var knownLineFeed = -1
 
-    private let overlapShifts: [Int]
+    /// How far past an occurrence PCRE2's window first reaches when it must be copied (it grows
+    /// when a match runs further).
+    static let lookahead = 256
 
     init(reported: Range<Int>, literalStarts: LiteralStarts) {
         self.reported = reported
@@ -55,20 +63,11 @@ struct LiteralStartsStrategy: SubjectStrategy {
             try window.checkCancellation(every: 256)
             guard let occurrence = try scanner.next(from: max(window.position, searchFrom)) else { break }
             let start = occurrence.lowerBound
-            if start > reported.upperBound { break }
+            guard start < reported.upperBound else { break }
+            let match = try attempt(at: start, in: window, scanner: scanner)
+            // (Only once the attempt has run: after a thrown limit, the start is tried again.)
             searchFrom = start + 1
-            if !window.capturesGroups {
-                let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
-                let outcome = pattern.decide(at: start, subjectEnd: window.range.upperBound) { index in
-                    RunStartsStrategy.byte(at: index, chunk: chunk, chunkStart: chunkStart, window: window)
-                }
-                switch outcome {
-                case .match(let end): return window.take(start..<end)
-                case .none: continue
-                case .undecided: break
-                }
-            }
-            if let match = try attempt(at: start, in: window) { return match }
+            if let match { return match }
         }
         window.reposition(to: window.range.upperBound + 1)
         return nil
@@ -80,7 +79,7 @@ struct LiteralStartsStrategy: SubjectStrategy {
     mutating func forEachRemaining(in window: RegexWindow, _ body: (Match) throws(MatchError) -> Bool) throws(MatchError) -> Bool {
         // (On one buffer, next() finds each occurrence without a seek, for less than the walk's
         // handling of chunk seams: measured 4.8 against 4.5-4.7 GB/s for `func\s+\w+\(`.)
-        guard !window.capturesGroups, !window.isContiguous else { return false }
+        guard !window.isContiguous else { return false }
         unowned(unsafe) let scanner = window.scanner!
         // What the walk's calls share, behind a pointer: locals captured by both a closure and a
         // local function are checked for exclusive access at every use.
@@ -91,22 +90,11 @@ struct LiteralStartsStrategy: SubjectStrategy {
         }
         var walk = Walk(floor: max(window.position, searchFrom))
         try withUnsafeMutablePointer(to: &walk) { (walk) throws(MatchError) in
-            /// The attempt at `start`; false to stop the walk.
-            func attempt(at start: Int) -> Bool {
+            /// Reports the match starting at `start`, if any; false to stop the walk.
+            func visit(_ start: Int) -> Bool {
                 guard start < reported.upperBound else { return false }
-                let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
-                let outcome = pattern.decide(at: start, subjectEnd: window.range.upperBound) { index in
-                    RunStartsStrategy.byte(at: index, chunk: chunk, chunkStart: chunkStart, window: window)
-                }
                 do throws(MatchError) {
-                    let match: Match
-                    switch outcome {
-                    case .match(let end): match = window.take(start..<end)
-                    case .none: return true
-                    case .undecided:
-                        guard let found = try self.attempt(at: start, in: window) else { return true }
-                        match = found
-                    }
+                    guard let match = try attempt(at: start, in: window, scanner: scanner) else { return true }
                     walk.pointee.floor = match.range.upperBound
                     return try body(match)
                 } catch {
@@ -117,10 +105,10 @@ struct LiteralStartsStrategy: SubjectStrategy {
             try scanner.forEachOccurrence(from: walk.pointee.floor) { occurrence in
                 // (One inside the last match may still hold the start of another past its end.)
                 if occurrence.lowerBound >= walk.pointee.floor {
-                    guard attempt(at: occurrence.lowerBound) else { return false }
+                    guard visit(occurrence.lowerBound) else { return false }
                 }
                 for shift in overlapShifts where shift < occurrence.count && occurrence.lowerBound + shift >= walk.pointee.floor {
-                    guard attempt(at: occurrence.lowerBound + shift) else { return false }
+                    guard visit(occurrence.lowerBound + shift) else { return false }
                 }
                 return true
             }
@@ -130,20 +118,41 @@ struct LiteralStartsStrategy: SubjectStrategy {
         return true
     }
 
-    /// PCRE2's anchored attempt at `start`, with the line holding it as the subject.
-    private func attempt(at start: Int, in window: RegexWindow) throws(MatchError) -> Match? {
-        let lineStart = window.lineFeed(before: start, notBefore: window.range.lowerBound) + 1
-        let contentEnd = window.contentEnd(lineStart: lineStart, lineFeed: window.lineFeed(after: start))
+    /// The match starting at `start`: decided by the shape's walk when it can be (and the match's
+    /// groups are not wanted), else by PCRE2.
+    @inline(__always)
+    private mutating func attempt(at start: Int, in window: RegexWindow, scanner: LiteralScanner) throws(MatchError) -> Match? {
+        if !window.capturesGroups {
+            let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
+            let outcome = pattern.decide(at: start, subjectEnd: window.range.upperBound) { index in
+                RunStartsStrategy.byte(at: index, chunk: chunk, chunkStart: chunkStart, window: window)
+            }
+            switch outcome {
+            case .match(let end): return window.take(start..<end)
+            case .none: return nil
+            case .undecided: break
+            }
+        }
+        return try anchoredAttempt(at: start, in: window)
+    }
+
+    /// PCRE2's anchored attempt at `start`, on the rest of its line (the pattern looks at nothing
+    /// before its starting literal). The line's end is looked for once per line, and a window that
+    /// must be copied first reaches ``lookahead`` bytes past the start, growing only for a match
+    /// that runs further: attempts on a long line cost what they read, not the line each.
+    private mutating func anchoredAttempt(at start: Int, in window: RegexWindow) throws(MatchError) -> Match? {
+        if start >= knownLineFeed { knownLineFeed = window.lineFeed(after: start) }
+        let contentEnd = window.contentEnd(lineStart: start, lineFeed: knownLineFeed)
         let whole = window.subject
-        window.subject = lineStart..<contentEnd
+        window.subject = start..<contentEnd
         window.invalidate()
         defer {
             window.subject = whole
             window.invalidate()
         }
         window.reposition(to: start)
-        let match = try window.nextMatch(startLimit: start, initialEnd: contentEnd, preferredEnd: contentEnd, anchored: true)
-        // Without a match the position stays at `start`; the search goes on after it.
-        return match
+        let initialEnd = window.endWithoutCopying(from: start) ?? min(start + LiteralStartsStrategy.lookahead, contentEnd)
+        // Without a match the position stays at `start`.
+        return try window.nextMatch(startLimit: start, initialEnd: initialEnd, preferredEnd: initialEnd, anchored: true)
     }
 }

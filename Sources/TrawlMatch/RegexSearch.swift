@@ -31,7 +31,15 @@ final class RegexSearch<Strategy: SubjectStrategy>: MatchEngine {
     /// The strategy's own walk when it has one, else repeated ``next()`` calls.
     func forEachRemaining(_ body: (Match) throws(MatchError) -> Bool) throws(MatchError) {
         guard !finished else { return }
-        if try strategy.forEachRemaining(in: window, body) {
+        let walked: Bool
+        do {
+            walked = try strategy.forEachRemaining(in: window, body)
+        } catch {
+            // A walk that threw has used up its search.
+            finished = true
+            throw error
+        }
+        if walked {
             finished = true
             return
         }

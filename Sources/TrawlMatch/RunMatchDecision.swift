@@ -8,7 +8,7 @@
 /// Only ASCII is decided here: a run or a boundary that reaches a byte beyond ASCII (`\w` and `\b`
 /// are Unicode-aware) is left to PCRE2.
 struct RunMatchDecision: Sendable {
-    enum Outcome {
+    enum Outcome: Equatable {
         /// The match from the start ends here.
         case match(end: Int)
         /// No match starts at the start.

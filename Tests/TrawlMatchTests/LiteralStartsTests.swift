@@ -9,7 +9,7 @@ import TrawlText
 /// buffer, from any start, with whole words, groups or not, in any chunking.
 @Suite struct LiteralStartsTests {
     static let shaped = [
-        "func\\s+\\w+\\(", "(struct|class|enum|protocol)\\s+[A-Z]\\w*", "(?:ab|cd)\\w+\\b", "ab\\s*cd", "ab[0-9]{2}x", "x[a-c]+-\\d*",
+        "func\\s+\\w+\\(", "(struct|class|enum|protocol)\\s+[A-Z]\\w*", "(?:ab|cd)\\w+\\b", "ab\\s*cd", "ab[0-9]{2}x", "zx[a-c]+-\\d*",
         "struct\\s+[a-z]\\w*\\s*=", "ab\\b", "(ab|abc)\\b", "(abc|ab)\\s", "ab\\S+\\b", "ab[^ ]*", "cd[^a-z]", "ab\\d{2,}\\b", "ab\\s+\\(",
         "(struct|ab)\\s\\w*\\b", "(ab|abc)[^ ]", "ab[\\]x]+",
         // Literals that can overlap (one starts inside another): walked one occurrence at a time.
@@ -22,8 +22,11 @@ import TrawlText
         "(?i)func\\s+\\w+", "func|class", "ab+c", "(ab|cd)+x", "func\\w+\\d", "func\\s*\\s", "func.*x", "func\\w+?x", "func\\w++x",
         "func$", "^func", "func(?=x)", "(ab|)x", "fu[[:alpha:]]+", "func\\n", "func\\s+\\w+\\b\\(", "(?x)func \\w", "func\\w{2,5}x",
         "a\\s+veryRareLiteral",
+        // Literal sets whose scan returns occurrences in the order of their rarest bytes (one byte
+        // long, or more than eight), and `\c` taking the backslash after it in a class.
+        "(aqz|q)\\d", "(Int|UInt8|UInt16|UInt32|UInt64|Int8|Int16|Int32|Int64)\\s*\\(", "zq[\\c\\]x]",
     ]
-    static let alphabet = ["ab", "abc", "cd", "d", "func", "struct", "class", "enum", "Enum", "protocol", "let", "=", " = ", "x", "-",
+    static let alphabet = ["ab", "zx", "abc", "cd", "d", "func", "struct", "class", "enum", "Enum", "protocol", "let", "=", " = ", "x", "-",
                            "(", "[", "]", "]x", " ", "  ", "\t", "\n", "\r\n", "\r", "Foo", "_", "1", "42", "é", "É", "中", "\u{A0}", "—"]
 
     static func text(_ random: inout SeededGenerator) -> [UInt8] {
@@ -42,6 +45,19 @@ import TrawlText
         }
         for pattern in Self.notShaped {
             #expect(try RegexMatcher(pattern).literalStarts == nil, "\(pattern)")
+        }
+    }
+
+    /// The patterns not taken still find what PCRE2 finds line by line.
+    @Test func patternsNotTakenMatchAsPCRE2() throws {
+        let texts = ["aqz1 q2", "UInt8( Int16 ( Int(", "zq\u{1C}x] zq]x"].map { Array($0.utf8) }
+        for pattern in Self.notShaped {
+            let matcher = try RegexMatcher(pattern)
+            let oracle = try ContiguousOracle(pattern: pattern, caseless: false)
+            for text in texts {
+                #expect(try matcher.matches(in: try Rope(validating: text)).map(\.range) == oracle.matchesLineByLine(in: text).map(\.range),
+                        "\(pattern) in \(String(decoding: text, as: UTF8.self).debugDescription)")
+            }
         }
     }
 
