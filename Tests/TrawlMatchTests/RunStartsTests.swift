@@ -95,27 +95,12 @@ import TrawlText
             for _ in 0..<(2 * Settings.scale) {
                 let text = Self.text(&random)
                 let rope = try Rope(validating: text)
-                var start = Int.random(in: 0...text.count, using: &random)
-                while start < text.count && text[start] & 0xC0 == 0x80 { start += 1 }
-                // The range ends before its context, half the time.
-                var end = Bool.random(using: &random) ? text.count : Int.random(in: start...text.count, using: &random)
-                while end < text.count && text[end] & 0xC0 == 0x80 { end += 1 }
-                // Every other match, the search goes on one character after its start, as a host
-                // that rejects a match does.
-                func all(_ matcher: RegexMatcher) throws -> [Match] {
-                    var cursor = matcher.cursor(over: rope, in: start..<end, context: 0..<text.count)
-                    var found: [Match] = []
-                    while let match = try cursor.next() {
-                        found.append(match)
-                        if found.count % 2 == 1, match.range.lowerBound < text.count {
-                            cursor.skip(to: match.range.lowerBound + UTF8Bytes.scalarLength(lead: text[match.range.lowerBound]))
-                        }
-                    }
-                    return found
-                }
-                let (actual, expected) = (try all(fast), try all(everyLine))
+                // (The range ends before its context half the time.)
+                let range = randomSearchRange(in: text, using: &random)
+                let (actual, expected) = (try matchesSkippingEveryOther(fast, in: text, rope: rope, range: range),
+                                          try matchesSkippingEveryOther(everyLine, in: text, rope: rope, range: range))
                 if actual != expected {
-                    Issue.record("\(pattern) in \(start)..<\(end): \(actual.prefix(5)) != \(expected.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription)")
+                    Issue.record("\(pattern) in \(range): \(actual.prefix(5)) != \(expected.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription)")
                     return
                 }
             }

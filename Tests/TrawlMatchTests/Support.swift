@@ -8,3 +8,27 @@ enum Settings {
     static var scale: Int { PropertyTestSettings.scale }
 }
 
+
+/// A random range of `text` on scalar boundaries, ending at the text's end half the time.
+func randomSearchRange(in text: [UInt8], using random: inout SeededGenerator) -> Range<Int> {
+    var start = Int.random(in: 0...text.count, using: &random)
+    while start < text.count && text[start] & 0xC0 == 0x80 { start += 1 }
+    var end = Bool.random(using: &random) ? text.count : Int.random(in: start...text.count, using: &random)
+    while end < text.count && text[end] & 0xC0 == 0x80 { end += 1 }
+    return start..<end
+}
+
+/// The matches `matcher` finds in `range` of `text` (a rope of it, searched with the whole text as
+/// context), going on one character after the start of every other match, as a host that
+/// rejects a match does.
+func matchesSkippingEveryOther(_ matcher: RegexMatcher, in text: [UInt8], rope: Rope, range: Range<Int>) throws -> [Match] {
+    var cursor = matcher.cursor(over: rope, in: range, context: 0..<text.count)
+    var found: [Match] = []
+    while let match = try cursor.next() {
+        found.append(match)
+        if found.count % 2 == 1, match.range.lowerBound < text.count {
+            cursor.skip(to: match.range.lowerBound + UTF8Bytes.scalarLength(lead: text[match.range.lowerBound]))
+        }
+    }
+    return found
+}
