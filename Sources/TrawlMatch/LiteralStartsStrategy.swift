@@ -46,10 +46,6 @@ struct LiteralStartsStrategy: SubjectStrategy {
     /// look for it once).
     private var knownLineFeed = -1
 
-    /// How far past an occurrence PCRE2's window first reaches when it must be copied (it grows
-    /// when a match runs further).
-    static let lookahead = 256
-
     init(reported: Range<Int>, literalStarts: LiteralStarts) {
         self.reported = reported
         pattern = literalStarts.pattern
@@ -125,7 +121,7 @@ struct LiteralStartsStrategy: SubjectStrategy {
         if !window.capturesGroups {
             let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
             let outcome = pattern.decide(at: start, subjectEnd: window.range.upperBound) { index in
-                RunStartsStrategy.byte(at: index, chunk: chunk, chunkStart: chunkStart, window: window)
+                window.byte(at: index, chunk: chunk, chunkStart: chunkStart)
             }
             switch outcome {
             case .match(let end): return window.take(start..<end)
@@ -138,7 +134,7 @@ struct LiteralStartsStrategy: SubjectStrategy {
 
     /// PCRE2's anchored attempt at `start`, on the rest of its line (the pattern looks at nothing
     /// before its starting literal). The line's end is looked for once per line, and a window that
-    /// must be copied first reaches ``lookahead`` bytes past the start, growing only for a match
+    /// must be copied first reaches ``RegexWindow/anchoredLookahead`` bytes past the start, growing only for a match
     /// that runs further: attempts on a long line cost what they read, not the line each.
     private mutating func anchoredAttempt(at start: Int, in window: RegexWindow) throws(MatchError) -> Match? {
         if start >= knownLineFeed { knownLineFeed = window.lineFeed(after: start) }
@@ -151,7 +147,7 @@ struct LiteralStartsStrategy: SubjectStrategy {
             window.invalidate()
         }
         window.reposition(to: start)
-        let initialEnd = window.endWithoutCopying(from: start) ?? min(start + LiteralStartsStrategy.lookahead, contentEnd)
+        let initialEnd = window.endWithoutCopying(from: start) ?? min(start + RegexWindow.anchoredLookahead, contentEnd)
         // Without a match the position stays at `start`.
         return try window.nextMatch(startLimit: start, initialEnd: initialEnd, preferredEnd: initialEnd, anchored: true)
     }

@@ -57,6 +57,9 @@ final class RegexWindow {
     @exclusivity(unchecked) private var windowEnd = -1
 
     static let windowBytes = 128 * 1024
+    /// How far past its start an anchored attempt's window first reaches when it must be copied
+    /// (it grows when a match runs further).
+    static let anchoredLookahead = 256
     /// How much text past the search position a reused window must still hold.
     static let minimumLookahead = 4096
 
@@ -304,6 +307,13 @@ final class RegexWindow {
         let bytes = scanner.chunkBytes, offset = scanner.chunkOffset
         guard bytes.baseAddress != nil, offset <= wanted.lowerBound, wanted.upperBound <= offset + bytes.count else { return nil }
         return (offset, bytes)
+    }
+
+    /// The byte at `index`, from `chunk` (the scanner's, which holds the occurrence being tried)
+    /// when it has it: the strategies that decide attempts by bytes read a few around each.
+    @inline(__always)
+    func byte(at index: Int, chunk: UnsafeBufferPointer<UInt8>, chunkStart: Int) -> UInt8 {
+        index >= chunkStart && index - chunkStart < chunk.count ? chunk[index - chunkStart] : byte(at: index)
     }
 
     func byte(at offset: Int) -> UInt8 {

@@ -47,9 +47,6 @@ struct RunStartsStrategy: SubjectStrategy {
     /// moved (a rejected match, a skip), and what was learned before no longer holds.
     private var leftAt = -1
 
-    /// How far past an occurrence the window reaches when it must be copied.
-    static let lookahead = 256
-
     init(reported: Range<Int>, runStarts: RunStarts) {
         self.reported = reported
         members = runStarts.asciiMembers
@@ -91,7 +88,7 @@ struct RunStartsStrategy: SubjectStrategy {
             if let decision {
                 let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
                 let outcome = decision.decide(start: start, occurrence: found, subjectEnd: window.subject.upperBound) { index in
-                    Self.byte(at: index, chunk: chunk, chunkStart: chunkStart, window: window)
+                    window.byte(at: index, chunk: chunk, chunkStart: chunkStart)
                 }
                 switch outcome {
                 case .match(let end): return window.take(start..<end)
@@ -104,7 +101,7 @@ struct RunStartsStrategy: SubjectStrategy {
             // An anchored attempt reads only as far as its match can reach (never past the line, as
             // the pattern cannot match a line feed): the text that needs no copy will do, and a
             // match running past its end is found by the window growing. No line end is looked for.
-            let initialEnd = window.endWithoutCopying(from: found) ?? min(found + RunStartsStrategy.lookahead, window.range.upperBound)
+            let initialEnd = window.endWithoutCopying(from: found) ?? min(found + RegexWindow.anchoredLookahead, window.range.upperBound)
             if let match = try window.nextMatch(startLimit: start, initialEnd: initialEnd, preferredEnd: initialEnd, anchored: true) {
                 return match
             }
@@ -123,7 +120,7 @@ struct RunStartsStrategy: SubjectStrategy {
         let stop = knownRun.end >= floor && knownRun.end <= offset ? knownRun.end : floor
         let chunk = scanner.chunkBytes, chunkStart = scanner.chunkOffset
         while cursor > stop {
-            let byte = Self.byte(at: cursor - 1, chunk: chunk, chunkStart: chunkStart, window: window)
+            let byte = window.byte(at: cursor - 1, chunk: chunk, chunkStart: chunkStart)
             guard byte < 0x80 else {
                 knownRun = (-1, -1)
                 return nil
@@ -138,11 +135,5 @@ struct RunStartsStrategy: SubjectStrategy {
         let start = cursor == floor || knownRun.end != cursor ? cursor : max(floor, knownRun.start)
         knownRun = (start, offset)
         return start
-    }
-
-    /// The byte at `index`, from the scanner's chunk (which holds the occurrence) when it has it.
-    @inline(__always)
-    static func byte(at index: Int, chunk: UnsafeBufferPointer<UInt8>, chunkStart: Int, window: RegexWindow) -> UInt8 {
-        index >= chunkStart && index - chunkStart < chunk.count ? chunk[index - chunkStart] : window.byte(at: index)
     }
 }

@@ -29,11 +29,7 @@ import TrawlText
     static let alphabet = ["ab", "zx", "abc", "cd", "d", "func", "struct", "class", "enum", "Enum", "protocol", "let", "=", " = ", "x", "-",
                            "(", "[", "]", "]x", " ", "  ", "\t", "\n", "\r\n", "\r", "Foo", "_", "1", "42", "é", "É", "中", "\u{A0}", "—"]
 
-    static func text(_ random: inout SeededGenerator) -> [UInt8] {
-        var text: [UInt8] = []
-        for _ in 0..<Int.random(in: 0...120, using: &random) { text += Array(alphabet.randomElement(using: &random)!.utf8) }
-        return text
-    }
+    static func text(_ random: inout SeededGenerator) -> [UInt8] { randomText(from: alphabet, using: &random) }
 
     @Test func shapedPatternsAreAttemptedAtTheirLiterals() throws {
         for pattern in Self.shaped {

@@ -20,11 +20,7 @@ import TrawlText
     static let alphabet = ["a", "b", "ab", "ba", "i", "n", "g", "in", "ing", "Ing", "INGX", "Error", "error", "Err", "or", "x", "1", "42",
                            " ", "  ", "\n", "\r\n", "_", "é", "É", "中", "-", "x", "—"]
 
-    static func text(_ random: inout SeededGenerator) -> [UInt8] {
-        var text: [UInt8] = []
-        for _ in 0..<Int.random(in: 0...120, using: &random) { text += Array(alphabet.randomElement(using: &random)!.utf8) }
-        return text
-    }
+    static func text(_ random: inout SeededGenerator) -> [UInt8] { randomText(from: alphabet, using: &random) }
 
     @Test func shapedPatternsAreSearchedFromRunStarts() throws {
         for pattern in Self.shaped {

@@ -32,3 +32,10 @@ func matchesSkippingEveryOther(_ matcher: RegexMatcher, in text: [UInt8], rope: 
     }
     return found
 }
+
+/// Up to 120 pieces of `alphabet`, drawn at random, as one text.
+func randomText(from alphabet: [String], using random: inout SeededGenerator) -> [UInt8] {
+    var text: [UInt8] = []
+    for _ in 0..<Int.random(in: 0...120, using: &random) { text += Array(alphabet.randomElement(using: &random)!.utf8) }
+    return text
+}
