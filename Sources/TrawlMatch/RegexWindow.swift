@@ -55,6 +55,8 @@ final class RegexWindow {
     @exclusivity(unchecked) private var windowBase: UnsafePointer<UInt8>?
     @exclusivity(unchecked) private var windowStart = 0
     @exclusivity(unchecked) private var windowEnd = -1
+    /// The chunk ``byte(at:)`` read last outside the scanner's (held, so its bytes stay valid).
+    @exclusivity(unchecked) private var nearbyChunk: TextChunk?
 
     static let windowBytes = 128 * 1024
     /// How far past its start an anchored attempt's window first reaches when it must be copied
@@ -318,7 +320,19 @@ final class RegexWindow {
 
     func byte(at offset: Int) -> UInt8 {
         if let chunk = heldChunk(covering: offset..<(offset + 1)) { return chunk.bytes[offset - chunk.offset] }
-        return text.byte(at: offset)
+        if let chunk = nearbyChunk, chunk.offset <= offset, offset < chunk.end { return chunk.bytes[offset - chunk.offset] }
+        // An attempt near a chunk's edge reads on into the next chunk (or back into the one
+        // before), a byte at a time: one seek for the chunk, not one per byte.
+        let chunk: TextChunk
+        if let scanner, offset < scanner.chunkOffset {
+            var chunks = text.chunks(backwardIn: 0..<(offset + 1))
+            chunk = chunks.next()!
+        } else {
+            var chunks = text.chunks(forwardIn: offset..<text.utf8Count)
+            chunk = chunks.next()!
+        }
+        nearbyChunk = chunk
+        return chunk.bytes[offset - chunk.offset]
     }
 
     /// The offset of the first line feed at or after `offset`, or the end of the range.
