@@ -55,8 +55,11 @@ final class RegexWindow {
     @exclusivity(unchecked) private var windowBase: UnsafePointer<UInt8>?
     @exclusivity(unchecked) private var windowStart = 0
     @exclusivity(unchecked) private var windowEnd = -1
-    /// The chunk ``byte(at:)`` read last outside the scanner's (held, so its bytes stay valid).
+    /// The chunk ``byte(at:)`` read last outside the scanner's (held, so its bytes stay valid),
+    /// and its bytes and offset, read without touching its owner's reference count.
     @exclusivity(unchecked) private var nearbyChunk: TextChunk?
+    @exclusivity(unchecked) private var nearbyBytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    @exclusivity(unchecked) private var nearbyOffset = 0
 
     static let windowBytes = 128 * 1024
     /// How far past its start an anchored attempt's window first reaches when it must be copied
@@ -311,27 +314,46 @@ final class RegexWindow {
         return (offset, bytes)
     }
 
-    /// The byte at `index`, from `chunk` (the scanner's, which holds the occurrence being tried)
+    /// The byte at `offset`, from `chunk` (the scanner's, which holds the occurrence being tried)
     /// when it has it: the strategies that decide attempts by bytes read a few around each.
     @inline(__always)
-    func byte(at index: Int, chunk: UnsafeBufferPointer<UInt8>, chunkStart: Int) -> UInt8 {
-        index >= chunkStart && index - chunkStart < chunk.count ? chunk[index - chunkStart] : byte(at: index)
+    func byte(at offset: Int, chunk: UnsafeBufferPointer<UInt8>, chunkStart: Int) -> UInt8 {
+        offset >= chunkStart && offset - chunkStart < chunk.count ? chunk[offset - chunkStart] : byte(at: offset)
     }
 
+    /// The byte at `offset` of the text (anywhere in it, not only in ``range``), read from the
+    /// scanner's chunk or the chunk read last when one of them holds it.
     func byte(at offset: Int) -> UInt8 {
         if let chunk = heldChunk(covering: offset..<(offset + 1)) { return chunk.bytes[offset - chunk.offset] }
-        if let chunk = nearbyChunk, chunk.offset <= offset, offset < chunk.end { return chunk.bytes[offset - chunk.offset] }
-        // An attempt near a chunk's edge reads on into the next chunk (or back into the one
-        // before), a byte at a time: one seek for the chunk, not one per byte.
-        let chunk: TextChunk
-        if let scanner, offset < scanner.chunkOffset {
-            var chunks = text.chunks(backwardIn: 0..<(offset + 1))
-            chunk = chunks.next()!
+        if nearbyOffset <= offset, offset - nearbyOffset < nearbyBytes.count { return nearbyBytes[offset - nearbyOffset] }
+        return fetchNearbyChunk(holding: offset)
+    }
+
+    /// Fetches and keeps the chunk holding `offset`, and returns the byte there. An attempt near
+    /// the scanner's chunk's edge reads on into the next chunk, or back into the one before, a
+    /// byte at a time: it pays one seek per chunk, not one per byte. A chunk before a known one is
+    /// taken whole up to it, so that reads in either direction find it.
+    private func fetchNearbyChunk(holding offset: Int) -> UInt8 {
+        // The nearest start of a chunk above `offset` that this window knows.
+        var above = Int.max
+        if let scanner, scanner.chunkBytes.baseAddress != nil, scanner.chunkOffset > offset { above = scanner.chunkOffset }
+        if nearbyBytes.baseAddress != nil, nearbyOffset > offset { above = min(above, nearbyOffset) }
+        var chunk: TextChunk
+        if above != Int.max {
+            var before = text.chunks(backwardIn: 0..<above)
+            chunk = before.next()!
+            if chunk.offset > offset {
+                // Further back than the chunk before: a seek of its own.
+                var holding = text.chunks(backwardIn: 0..<(offset + 1))
+                chunk = holding.next()!
+            }
         } else {
-            var chunks = text.chunks(forwardIn: offset..<text.utf8Count)
-            chunk = chunks.next()!
+            var after = text.chunks(forwardIn: offset..<text.utf8Count)
+            chunk = after.next()!
         }
         nearbyChunk = chunk
+        nearbyBytes = chunk.bytes
+        nearbyOffset = chunk.offset
         return chunk.bytes[offset - chunk.offset]
     }
 

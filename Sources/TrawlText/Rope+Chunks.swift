@@ -173,9 +173,8 @@ extension Rope {
 
     /// How much of a leaf ahead ``forEachChunk(in:_:)`` asks for: ten cache lines, about as many
     /// as a core keeps in flight. Asking for a whole 2 KB leaf at once made the prefetch
-    /// instructions themselves wait (`perf` put nearly all of the walk's own time on them): the
-    /// rare-literal scan of a 100 MB rope ran at 8.7-9.6 GB/s that way and 10.1-10.2 this way
-    /// (256 bytes: 9.8, 1 KB: 9.6-9.7, none: 9.4-10.5; `trawl-bench match --filter literal.rare`).
+    /// instructions themselves wait for room (`perf` put nearly all of the walk's own time on
+    /// them); 256 bytes or 1 KB measured slower than ten lines (HISTORY.md).
     static let prefetchedLeafBytes = 640
 
     /// Calls `body` with the offset and bytes of each chunk of `range`, in order, until it returns
@@ -190,7 +189,9 @@ extension Rope {
             var cursor = LeafCursor(root: root, offset: range.lowerBound)
             // Leaves are separate allocations, which the hardware prefetcher cannot guess: the
             // cursor runs two leaves ahead of the one handed over and asks for the first
-            // `prefetchedLeafBytes` of each; the prefetcher follows the rest once a scan reads them.
+            // `prefetchedLeafBytes` of each; the hardware prefetcher, seeing a scan read them in
+            // order, streams the rest (within the leaf's 4 KB page; a scan kernel's own prefetch
+            // ahead may cover it too).
             typealias Leaf = (start: Int, base: UnsafePointer<UInt8>, count: Int)
             // Nothing here reads a leaf ahead (its length comes from its parent): a read would
             // wait for the very cache miss the prefetch has just asked for.
