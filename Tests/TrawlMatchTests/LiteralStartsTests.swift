@@ -90,11 +90,7 @@ import TrawlText
             for text in texts {
                 let expected = try oracle.matchesLineByLine(in: text)
                 // A context that ends inside the text is a subject that ends there.
-                var end = Int.random(in: 0...text.count, using: &random)
-                while end < text.count && text[end] & 0xC0 == 0x80 { end += 1 }
-                var cursor = matcher.cursor(over: try Rope(validating: text), in: 0..<end, context: 0..<end)
-                var inContext: [Range<Int>] = []
-                while let match = try cursor.next() { inContext.append(match.range) }
+                let (end, inContext) = try matchesInContextEndingInside(text, matcher: matcher, using: &random)
                 let expectedInContext = try oracle.matchesLineByLine(in: Array(text[..<end])).map(\.range)
                 if inContext != expectedInContext {
                     Issue.record("\(pattern) context 0..<\(end): \(inContext.prefix(5)) != \(expectedInContext.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription)")
@@ -122,15 +118,7 @@ import TrawlText
                 let text = Self.text(&random)
                 let expected = try oracle.matchesLineByLine(in: text).map(\.range)
                 var cursor = matcher.cursor(over: try Rope(validating: text), in: 0..<text.count, context: 0..<text.count)
-                var found: [Range<Int>] = []
-                for _ in 0..<Int.random(in: 0...3, using: &random) {
-                    guard let match = try cursor.next() else { break }
-                    found.append(match.range)
-                }
-                try cursor.forEachRemaining { match in
-                    found.append(match.range)
-                    return true
-                }
+                let found = try rangesByNextThenWalk(&cursor, using: &random)
                 if found != expected {
                     Issue.record("\(pattern): \(found.prefix(5)) != \(expected.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription)")
                     return

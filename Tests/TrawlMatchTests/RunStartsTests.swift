@@ -59,11 +59,7 @@ import TrawlText
                 let expected = try oracle.matches(in: text)
                 let chunked = ChunkedText(chunks: random.chunks(of: text, maxSize: Int.random(in: 1...9, using: &random)))
                 // A context that ends inside the text (a word, often) is a subject that ends there.
-                var end = Int.random(in: 0...text.count, using: &random)
-                while end < text.count && text[end] & 0xC0 == 0x80 { end += 1 }
-                var cursor = matcher.cursor(over: try Rope(validating: text), in: 0..<end, context: 0..<end)
-                var inContext: [Range<Int>] = []
-                while let match = try cursor.next() { inContext.append(match.range) }
+                let (end, inContext) = try matchesInContextEndingInside(text, matcher: matcher, using: &random)
                 let expectedInContext = try oracle.matches(in: Array(text[..<end])).map(\.range)
                 if inContext != expectedInContext {
                     Issue.record("\(pattern) caseless=\(caseless) context 0..<\(end): \(inContext.prefix(5)) != \(expectedInContext.prefix(5)) in \(String(decoding: text, as: UTF8.self).debugDescription)")

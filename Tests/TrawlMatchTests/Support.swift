@@ -1,6 +1,6 @@
 import Foundation
 @_exported import TrawlTestSupport
-import TrawlMatch
+@testable import TrawlMatch
 import TrawlText
 
 enum Settings {
@@ -38,4 +38,31 @@ func randomText(from alphabet: [String], using random: inout SeededGenerator) ->
     var text: [UInt8] = []
     for _ in 0..<Int.random(in: 0...120, using: &random) { text += Array(alphabet.randomElement(using: &random)!.utf8) }
     return text
+}
+
+/// A random end for a search context that ends inside `text` (at a scalar's start), and the match
+/// ranges a cursor over the rope finds in `0..<end` with that context.
+func matchesInContextEndingInside(_ text: [UInt8], matcher: some Matcher,
+                                  using random: inout SeededGenerator) throws -> (end: Int, ranges: [Range<Int>]) {
+    var end = Int.random(in: 0...text.count, using: &random)
+    while end < text.count && text[end] & 0xC0 == 0x80 { end += 1 }
+    var cursor = matcher.cursor(over: try Rope(validating: text), in: 0..<end, context: 0..<end)
+    var ranges: [Range<Int>] = []
+    while let match = try cursor.next() { ranges.append(match.range) }
+    return (end, ranges)
+}
+
+/// The match ranges of `cursor`: up to three (at random) taken by `next()`, then the rest by its
+/// walk (`forEachRemaining`), on the same cursor.
+func rangesByNextThenWalk(_ cursor: inout MatchCursor, using random: inout SeededGenerator) throws -> [Range<Int>] {
+    var found: [Range<Int>] = []
+    for _ in 0..<Int.random(in: 0...3, using: &random) {
+        guard let match = try cursor.next() else { break }
+        found.append(match.range)
+    }
+    try cursor.forEachRemaining { match in
+        found.append(match.range)
+        return true
+    }
+    return found
 }

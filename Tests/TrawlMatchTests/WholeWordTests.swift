@@ -72,15 +72,7 @@ import TrawlText
                     let counted = try matcher.count(in: searched)
                     // Some matches by next(), then the rest by the walk, on one cursor.
                     var mixed = matcher.cursor(over: searched, in: 0..<text.count, context: 0..<text.count)
-                    var both: [Range<Int>] = []
-                    for _ in 0..<Int.random(in: 0...3, using: &random) {
-                        guard let match = try mixed.next() else { break }
-                        both.append(match.range)
-                    }
-                    try mixed.forEachRemaining { match in
-                        both.append(match.range)
-                        return true
-                    }
+                    let both = try rangesByNextThenWalk(&mixed, using: &random)
                     if walked != expected || stepped != expected || both != expected || counted != expected.count {
                         Issue.record("\(needle.debugDescription) caseless=\(caseless) \(name): walked \(walked.prefix(4)), stepped \(stepped.prefix(4)), counted \(counted), expected \(expected.prefix(4)) in \(String(decoding: text, as: UTF8.self).debugDescription)")
                         return
