@@ -17,6 +17,10 @@ public struct FindRun: Sendable {
 
     public init(pattern: PatternOptions) { self.pattern = pattern }
 
+    /// Up to this many files chosen by a watcher are read on the calling thread: starting the
+    /// worker threads took longer than reading a few files.
+    static let filesSearchedInline = 8
+
     /// Runs the search; returns the exit code (0 found, 1 nothing found, 2 error).
     public func run() -> Int32 {
         let matcher: any Matcher
@@ -35,7 +39,7 @@ public struct FindRun: Sendable {
         let narrowing = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
         narrowing?.problems.forEach(Console.error)
         let walker = Walker(options: walk)
-        let handover = processInOrder(produce: { visit in
+        let handover = processInOrder(inline: narrowing?.servedFilesToRead.map { $0 <= FindRun.filesSearchedInline } ?? false, produce: { visit in
             narrowing?.files(roots, walker: walker, visit: visit)
                 ?? TreeIndexNarrowing.Handover(walk: walker.walk(roots) { visit(NarrowedFile($0)) })
         }, work: { (item: NarrowedFile) in

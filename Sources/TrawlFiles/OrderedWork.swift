@@ -93,12 +93,17 @@ public final class SlotArray<Element>: @unchecked Sendable { // each index is wr
 /// Runs `produce` on a background thread while `work` runs on the items produced so far, in
 /// parallel batches; `consume` receives each outcome in the order the items were produced (so
 /// output is deterministic). Returns what `produce` returned.
+///
+/// With `inline`, everything runs on the calling thread, one item at a time: for a few items
+/// that `produce` has at hand, starting threads and handing items over costs more than the work.
 public func processInOrder<Item: Sendable, Outcome: Sendable, Finish: Sendable>(
     parallel: Bool = true,
+    inline: Bool = false,
     produce: @escaping @Sendable (_ emit: (Item) -> Void) -> Finish,
     work: @escaping @Sendable (Item) -> Outcome,
     consume: (Outcome) -> Void
 ) -> Finish {
+    if inline { return produce { consume(work($0)) } }
     let queue = OrderedQueue<Item, Finish>()
     DispatchQueue.global().async {
         queue.finish(produce { queue.push($0) })

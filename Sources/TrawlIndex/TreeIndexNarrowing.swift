@@ -137,6 +137,12 @@ public struct TreeIndexNarrowing: Sendable {
     /// Whether a watcher of the tree said which listed files changed (none is `stat`ed).
     public var usesWatcher: Bool { listing?.watched != nil || served != nil }
 
+    /// How many files there are to read when a watcher chose them (those with a recorded skip
+    /// are not read), else `nil`: the files are known before they are handed over.
+    public var servedFilesToRead: Int? {
+        served.map { $0.selection.recordedSkips.reduce(0) { $0 + ($1 == nil ? 1 : 0) } }
+    }
+
     /// What handing the files over found.
     public struct Handover: Sendable {
         /// The walk's problems (none when the files come from a listing).
