@@ -100,38 +100,39 @@ public struct NGramIndex: Sendable {
     /// field): `nil` when every unit can. Exact for AND and OR, since a unit holds all of a
     /// match's literals.
     public func units(satisfying query: LiteralQuery) -> Set<UInt32>? {
-        NGramIndex.units(satisfying: query, size: { postings[$0]?.count ?? 0 }, list: { units(holding: Trigram(key: $0)) }).map(Set.init)
+        NGramIndex.units(satisfying: query, size: { postings[$0]?.count ?? 0 }, units: { key, within in
+            let list = units(holding: Trigram(key: key))
+            return within.map { $0.filter(list.contains) } ?? list.units
+        }).map(Set.init)
     }
 
-    /// The same, ascending, with the posting lists fetched by `list` (a stored index reads only
-    /// these). A literal's lists are taken smallest first, by `size` (any measure that grows
-    /// with the list), and no more once nothing is left: an absent word usually reads one or two
-    /// short lists, not its common trigrams' long ones.
+    /// The same, ascending, with the posting lists fetched by `units` (a stored index reads only
+    /// these): a key's units, or with `within` only those also in it (ascending). A literal's
+    /// lists are taken smallest first, by `size` (any measure that grows with the list), each
+    /// narrowing what the ones before left, and no more once nothing is left: an absent word
+    /// usually reads one or two short lists, not its common trigrams' long ones.
     static func units<E: Error>(satisfying query: LiteralQuery, size: (UInt32) -> Int,
-                                list: (UInt32) throws(E) -> PostingList) throws(E) -> [UInt32]? {
+                                units: (_ key: UInt32, _ within: [UInt32]?) throws(E) -> [UInt32]) throws(E) -> [UInt32]? {
         switch query {
         case .all:
             return nil
         case .literal(let literal):
             let keys = literal.trigrams.map { ($0.key, size($0.key)) }.sorted { $0.1 < $1.1 }.map(\.0)
             guard let first = keys.first else { return nil }
-            var result = try list(first).units
-            for key in keys.dropFirst() where !result.isEmpty {
-                let other = try list(key)
-                result.removeAll { !other.contains($0) }
-            }
+            var result = try units(first, nil)
+            for key in keys.dropFirst() where !result.isEmpty { result = try units(key, result) }
             return result
         case .and(let parts):
             var result: [UInt32]?
             for part in parts where result?.isEmpty != true {
-                guard let found = try units(satisfying: part, size: size, list: list) else { continue }
+                guard let found = try self.units(satisfying: part, size: size, units: units) else { continue }
                 result = result.map { intersection($0, found) } ?? found
             }
             return result
         case .or(let parts):
             var result: [UInt32] = []
             for part in parts {
-                guard let found = try units(satisfying: part, size: size, list: list) else { return nil }
+                guard let found = try self.units(satisfying: part, size: size, units: units) else { return nil }
                 result = union(result, found)
             }
             return result

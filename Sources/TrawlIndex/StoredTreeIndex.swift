@@ -52,7 +52,7 @@ public struct StoredTreeIndex: Sendable {
         for opened in segments {
             let segment = try opened.withTable()
             guard let found = try NGramIndex.units(satisfying: query, size: { segment.listLength($0) },
-                                                   list: { key throws(TreeIndexFormat.Error) in try segment.list(key) }) else {
+                                                   units: { key, within throws(TreeIndexFormat.Error) in try segment.units(of: key, within: within) }) else {
                 return nil
             }
             all = NGramIndex.union(all, found)
@@ -125,15 +125,22 @@ struct StoredSegment: Sendable {
 
     /// The posting list of `key` (empty when absent), read and checked.
     func list(_ key: UInt32) throws(TreeIndexFormat.Error) -> PostingList {
+        PostingList(sortedUnits: try units(of: key))
+    }
+
+    /// The units of `key`'s list (none when absent), read and checked; with `within` (ascending),
+    /// only those also in it, decoded no further than its last, without making the whole list.
+    func units(of key: UInt32, within: [UInt32]? = nil) throws(TreeIndexFormat.Error) -> [UInt32] {
         precondition(storedTable != nil, "a segment's table is read before its lists")
         // A file that shrank under its mapping reads as zeros from then on: not trusted.
         guard storedTable?.faulted != true else { throw .corrupt("truncated") }
         guard let entry = entry(of: key) else {
             // Keys read as zeros (the file shrank during the search) are no proof of absence.
             guard storedTable?.faulted != true else { throw .corrupt("truncated") }
-            return PostingList()
+            return []
         }
-        let found = try list(at: entry)
+        let range = try listRange(at: entry)
+        let found = try units(at: entry, in: try read(postingsOffset + range.lowerBound, range.count), range: 0..<range.count, within: within)
         guard storedTable?.faulted != true else { throw .corrupt("truncated") }
         return found
     }
@@ -174,34 +181,44 @@ struct StoredSegment: Sendable {
 
     func list(at entry: Int) throws(TreeIndexFormat.Error) -> PostingList {
         let range = try listRange(at: entry)
-        return try list(at: entry, in: try read(postingsOffset + range.lowerBound, range.count), range: 0..<range.count)
+        return PostingList(sortedUnits: try units(at: entry, in: try read(postingsOffset + range.lowerBound, range.count), range: 0..<range.count))
     }
 
     /// Every list with its key, in key order, from one read of the postings (a merge reads them all).
     func forEachList(_ body: (UInt32, PostingList) -> Void) throws(TreeIndexFormat.Error) {
         precondition(storedTable != nil, "a segment's table is read before its lists")
         let postings = try read(postingsOffset, size - postingsOffset)
-        for entry in 0..<count { body(key(at: entry), try list(at: entry, in: postings, range: try listRange(at: entry))) }
+        for entry in 0..<count { body(key(at: entry), PostingList(sortedUnits: try units(at: entry, in: postings, range: try listRange(at: entry)))) }
     }
 
-    /// An entry's list from the bytes at `range` of `bytes`, checked.
-    private func list(at entry: Int, in bytes: [UInt8], range: Range<Int>) throws(TreeIndexFormat.Error) -> PostingList {
+    /// An entry's units from the bytes at `range` of `bytes`, checked (all of them: its checksum);
+    /// with `within` (ascending), only those also in it, decoded no further than its last.
+    private func units(at entry: Int, in bytes: [UInt8], range: Range<Int>, within: [UInt32]? = nil) throws(TreeIndexFormat.Error) -> [UInt32] {
         let base = entry * TreeIndexFormat.tableEntryLength
         guard TreeIndexFormat.readUInt(table, base + 11, 8) == TreeIndexFormat.checksum(bytes[range]) else { throw .corrupt("posting list checksum") }
         var reader = TreeIndexFormat.Reader(bytes: bytes, position: range.lowerBound, end: range.upperBound)
         let count = try reader.count()
         var units: [UInt32] = []
-        units.reserveCapacity(count)
+        units.reserveCapacity(within.map { min($0.count, count) } ?? count)
+        // The next of `within` not yet passed.
+        var next = 0
         var last: UInt64 = 0
         for position in 0..<count {
             let value = try reader.varint()
             let (sum, overflow) = last.addingReportingOverflow(value)
             let unit = position == 0 ? value : sum
             guard !overflow, unit < UInt64(numberLimit), position == 0 || value > 0 else { throw .corrupt("bad posting") }
-            units.append(UInt32(unit))
             last = unit
+            if let within {
+                while next < within.count && UInt64(within[next]) < unit { next += 1 }
+                // The rest of the list is past every unit kept: not decoded.
+                guard next < within.count else { return units }
+                if UInt64(within[next]) == unit { units.append(UInt32(unit)) }
+            } else {
+                units.append(UInt32(unit))
+            }
         }
         guard reader.position == reader.end else { throw .corrupt("bad posting list") }
-        return PostingList(sortedUnits: units)
+        return units
     }
 }

@@ -188,6 +188,8 @@ public final class TreeWatcher: Sendable {
         var waiting: [(descriptor: Int32, request: Request, cookie: Int, deadline: UInt64)] = []
         /// The index in the state the log vouches for last, open (tables read) to answer queries.
         var opened: StoredTreeIndex?
+        /// `opened`'s listing arranged to choose a query's files from its candidates.
+        var positions: ListingPositions?
         /// The paths of `opened`'s listing that a question `stat`s (``TreeListing/watchedUnseen(root:)``).
         var unseen: [Int] = []
         /// What the unseen paths were when last found changed, and when: a refresh is asked for
@@ -334,9 +336,11 @@ public final class TreeWatcher: Sendable {
                 // know) is not used to answer queries.
                 if case .success(let stored?) = TreeIndexStore.open(root: watcher.root), stored.identity == identity {
                     opened = stored
+                    positions = ListingPositions(stored.listing.files)
                     unseen = stored.listing.watchedUnseen(root: watcher.root)
                 } else {
                     opened = nil
+                    positions = nil
                 }
                 // Another writer replaced the index meanwhile, or the log is spoiled: again.
                 if !trusted || indexReplaced && TreeIndexStore.storedIdentity(root: watcher.root) != identity || log.needsRefresh { noteChange() }
@@ -508,8 +512,12 @@ public final class TreeWatcher: Sendable {
                     return TreeWatchChannel.unknownReply
                 }
                 let files = stored.listing.files
-                let selected = TreeIndexNarrowing.select(files, root: watcher.root, candidates: candidates, watched: watched,
-                                                         skipsBinaryFiles: skipsBinaryFiles, excludes: nil)
+                let selected = if let positions, let candidates {
+                    positions.select(files, candidates: candidates, watched: watched, skipsBinaryFiles: skipsBinaryFiles)
+                } else {
+                    TreeIndexNarrowing.select(files, root: watcher.root, candidates: candidates, watched: watched,
+                                              skipsBinaryFiles: skipsBinaryFiles, excludes: nil)
+                }
                 return TreeWatchChannel.reply(TreeWatchChannel.Selection(paths: selected.files.map { files[$0.position].path },
                                                                          recordedSkips: selected.files.map(\.recordedSkip),
                                                                          filesRuledOut: selected.filesRuledOut, bytesRuledOut: selected.bytesRuledOut))

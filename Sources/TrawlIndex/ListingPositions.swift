@@ -1,0 +1,79 @@
+import TrawlFiles
+
+/// A listing's files arranged so that a watcher chooses a search's files from the candidates
+/// alone: the position of each indexed file by its number, the files without a number, and the
+/// totals of the indexed ones. Made once per index the watcher opens; a question then costs
+/// O(candidates + unindexed files + changed files) instead of a pass over every listed file.
+struct ListingPositions: Sendable {
+    /// The position of the listed file with each number; -1 where no listed file has it.
+    private let positionOfNumber: [Int32]
+    /// The positions of the files without a number (not indexed), ascending.
+    private let unnumbered: [Int]
+    /// How many listed files have a number, and their bytes.
+    private let numberedCount: Int
+    private let numberedBytes: Int
+
+    init(_ files: [TreeListing.File]) {
+        let limit = files.lazy.compactMap(\.number).max().map { Int($0) + 1 } ?? 0
+        var positionOfNumber = [Int32](repeating: -1, count: limit)
+        var unnumbered: [Int] = []
+        var numberedCount = 0, numberedBytes = 0
+        for (position, file) in files.enumerated() {
+            if let number = file.number {
+                positionOfNumber[Int(number)] = Int32(position)
+                numberedCount += 1
+                numberedBytes += file.signature.size
+            } else {
+                unnumbered.append(position)
+            }
+        }
+        self.positionOfNumber = positionOfNumber
+        self.unnumbered = unnumbered
+        self.numberedCount = numberedCount
+        self.numberedBytes = numberedBytes
+    }
+
+    /// ``TreeIndexNarrowing/select(_:root:candidates:watched:skipsBinaryFiles:excludes:)`` for a
+    /// watcher's question (the changed files named, no excludes), with the same result: `files`
+    /// must be the listing these positions were made from.
+    func select(_ files: [TreeListing.File], candidates: PostingList, watched: (changed: Set<Int>, gone: Set<Int>), skipsBinaryFiles: Bool)
+        -> (files: [(position: Int, recordedSkip: FileSkip?)], filesRuledOut: Int, bytesRuledOut: Int) {
+        var handed: [(position: Int, recordedSkip: FileSkip?)] = []
+        // Indexed files handed over: the candidates, and those changed since (the index no longer
+        // speaks for them). The others are ruled out.
+        var handedNumbered = 0, handedNumberedBytes = 0
+        for unit in candidates.units where Int(unit) < positionOfNumber.count && positionOfNumber[Int(unit)] >= 0 {
+            let position = Int(positionOfNumber[Int(unit)])
+            if watched.gone.contains(position) { continue }
+            handed.append((position, nil))
+            handedNumbered += 1
+            handedNumberedBytes += files[position].signature.size
+        }
+        for position in watched.changed {
+            guard let number = files[position].number, !candidates.contains(number), !watched.gone.contains(position) else { continue }
+            handed.append((position, nil))
+            handedNumbered += 1
+            handedNumberedBytes += files[position].signature.size
+        }
+        var goneNumbered = 0, goneNumberedBytes = 0
+        for position in watched.gone where files[position].number != nil {
+            goneNumbered += 1
+            goneNumberedBytes += files[position].signature.size
+        }
+        var filesRuledOut = numberedCount - handedNumbered - goneNumbered
+        let bytesRuledOut = numberedBytes - handedNumberedBytes - goneNumberedBytes
+        // Files not indexed: what the listing says of them (binary, not UTF-8) holds while they
+        // are unchanged; a binary one is then skipped, the others are reported unread.
+        for position in unnumbered where !watched.gone.contains(position) {
+            let file = files[position]
+            let decided = file.skip != nil && (skipsBinaryFiles || !file.isBinary)
+            guard decided && !watched.changed.contains(position) else {
+                handed.append((position, nil))
+                continue
+            }
+            if file.isBinary { filesRuledOut += 1 } else { handed.append((position, file.skip)) }
+        }
+        handed.sort { $0.position < $1.position }
+        return (handed, filesRuledOut, bytesRuledOut)
+    }
+}
