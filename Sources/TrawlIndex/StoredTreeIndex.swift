@@ -196,29 +196,7 @@ struct StoredSegment: Sendable {
     private func units(at entry: Int, in bytes: [UInt8], range: Range<Int>, within: [UInt32]? = nil) throws(TreeIndexFormat.Error) -> [UInt32] {
         let base = entry * TreeIndexFormat.tableEntryLength
         guard TreeIndexFormat.readUInt(table, base + 11, 8) == TreeIndexFormat.checksum(bytes[range]) else { throw .corrupt("posting list checksum") }
-        var reader = TreeIndexFormat.Reader(bytes: bytes, position: range.lowerBound, end: range.upperBound)
-        let count = try reader.count()
-        var units: [UInt32] = []
-        units.reserveCapacity(within.map { min($0.count, count) } ?? count)
-        // The next of `within` not yet passed.
-        var next = 0
-        var last: UInt64 = 0
-        for position in 0..<count {
-            let value = try reader.varint()
-            let (sum, overflow) = last.addingReportingOverflow(value)
-            let unit = position == 0 ? value : sum
-            guard !overflow, unit < UInt64(numberLimit), position == 0 || value > 0 else { throw .corrupt("bad posting") }
-            last = unit
-            if let within {
-                while next < within.count && UInt64(within[next]) < unit { next += 1 }
-                // The rest of the list is past every unit kept: not decoded.
-                guard next < within.count else { return units }
-                if UInt64(within[next]) == unit { units.append(UInt32(unit)) }
-            } else {
-                units.append(UInt32(unit))
-            }
-        }
-        guard reader.position == reader.end else { throw .corrupt("bad posting list") }
+        guard let units = EncodedPostings.units(bytes, range, limit: numberLimit, within: within) else { throw .corrupt("bad posting list") }
         return units
     }
 }
