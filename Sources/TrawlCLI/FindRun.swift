@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import SystemPackage
 import TrawlFiles
@@ -17,9 +22,19 @@ public struct FindRun: Sendable {
 
     public init(pattern: PatternOptions) { self.pattern = pattern }
 
-    /// Up to this many files chosen by a watcher are read on the calling thread: starting the
-    /// worker threads took longer than reading a few files.
+    /// Up to this many files chosen by a watcher, or named without a folder, are read on the
+    /// calling thread: starting the worker threads took longer than reading a few files.
     static let filesSearchedInline = 8
+
+    /// Whether to search on the calling thread: a watcher chose a few files, or `roots` are a few
+    /// paths none of which is a folder (a large file is searched on one thread either way).
+    static func searchesInline(_ roots: [FilePath], narrowing: TreeIndexNarrowing?) -> Bool {
+        if let served = narrowing?.servedFilesToRead { return served <= filesSearchedInline }
+        return roots.count <= filesSearchedInline && roots.allSatisfy { root in
+            guard case .success(let status) = root.status() else { return true }
+            return status.st_mode & S_IFMT != S_IFDIR
+        }
+    }
 
     /// Runs the search; returns the exit code (0 found, 1 nothing found, 2 error).
     public func run() -> Int32 {
@@ -39,7 +54,7 @@ public struct FindRun: Sendable {
         let narrowing = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
         narrowing?.problems.forEach(Console.error)
         let walker = Walker(options: walk)
-        let handover = processInOrder(inline: narrowing?.servedFilesToRead.map { $0 <= FindRun.filesSearchedInline } ?? false, produce: { visit in
+        let handover = processInOrder(inline: FindRun.searchesInline(roots, narrowing: narrowing), produce: { visit in
             narrowing?.files(roots, walker: walker, visit: visit)
                 ?? TreeIndexNarrowing.Handover(walk: walker.walk(roots) { visit(NarrowedFile($0)) })
         }, work: { (item: NarrowedFile) in

@@ -102,7 +102,7 @@ public struct ReplaceRun: Sendable {
             narrowed?.problems.forEach(Console.error)
             narrowing = narrowed
             let walker = Walker(options: walk)
-            let handover = processInOrder(inline: narrowed?.servedFilesToRead.map { $0 <= FindRun.filesSearchedInline } ?? false, produce: { visit in
+            let handover = processInOrder(inline: FindRun.searchesInline(roots, narrowing: narrowed), produce: { visit in
                 narrowed?.files(roots, walker: walker, visit: visit)
                     ?? TreeIndexNarrowing.Handover(walk: walker.walk(roots) { visit(NarrowedFile($0)) })
             }, work: { (item: NarrowedFile) in
