@@ -22,18 +22,30 @@ public struct FindRun: Sendable {
 
     public init(pattern: PatternOptions) { self.pattern = pattern }
 
-    /// Up to this many files chosen by a watcher, or named without a folder, are read on the
-    /// calling thread: starting the worker threads took longer than reading a few files.
+    /// A few small files are read on the calling thread: starting the worker threads took longer
+    /// than reading them. At most this many files...
     static let filesSearchedInline = 8
+    /// ... holding at most this many bytes together.
+    static let bytesSearchedInline = 4 << 20
 
-    /// Whether to search on the calling thread: a watcher chose a few files, or `roots` are a few
-    /// paths none of which is a folder (a large file is searched on one thread either way).
+    /// Whether to search on the calling thread: `roots` are one path that is not a folder (one
+    /// file is searched on one thread either way), or a few small regular files, or a watcher
+    /// chose a few small files (`find` only: `replace` excludes its temporary files from the
+    /// walk, and a watcher answers only a default walk). Named devices and FIFOs are read in
+    /// parallel as before: one may wait for another to be read.
     static func searchesInline(_ roots: [FilePath], narrowing: TreeIndexNarrowing?) -> Bool {
-        if let served = narrowing?.servedFilesToRead { return served <= filesSearchedInline }
-        return roots.count <= filesSearchedInline && roots.allSatisfy { root in
-            guard case .success(let status) = root.status() else { return true }
-            return status.st_mode & S_IFMT != S_IFDIR
+        func isFewSmallFiles(_ paths: [FilePath]) -> Bool {
+            guard paths.count <= filesSearchedInline else { return false }
+            var bytes = 0
+            for path in paths {
+                guard case .success(let status) = path.status(), status.st_mode & S_IFMT == S_IFREG else { return false }
+                bytes += Int(status.st_size)
+            }
+            return bytes <= bytesSearchedInline
         }
+        if let served = narrowing?.servedFilesToRead { return isFewSmallFiles(served) }
+        if roots.count == 1, case .success(let status) = roots[0].status() { return status.st_mode & S_IFMT != S_IFDIR }
+        return isFewSmallFiles(roots)
     }
 
     /// Runs the search; returns the exit code (0 found, 1 nothing found, 2 error).

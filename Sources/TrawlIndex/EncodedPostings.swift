@@ -8,7 +8,8 @@ struct EncodedPostings {
 
     /// Decodes the list in `bytes[range]`: its units (each below `limit`), or with `within`
     /// (ascending) only those also in `within`, decoded no further than its last. `nil` when
-    /// the bytes are not such a list.
+    /// the bytes are not such a list (as far as they are decoded: the part past `within`'s last
+    /// unit is not read; the caller checks the whole list's checksum).
     static func units(_ bytes: [UInt8], _ range: Range<Int>, limit: UInt32, within: [UInt32]?) -> [UInt32]? {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a list's range lies in its bytes")
         return bytes.withUnsafeBufferPointer { buffer -> [UInt32]? in
@@ -34,7 +35,7 @@ struct EncodedPostings {
         var last: UInt64 = 0
         for index in 0..<Int(count) {
             guard let gap = varint(), index == 0 || gap > 0 else { return nil }
-            let (unit, overflow) = (index == 0 ? 0 : last).addingReportingOverflow(gap)
+            let (unit, overflow) = last.addingReportingOverflow(gap)
             guard !overflow, unit < UInt64(limit) else { return nil }
             last = unit
             if let within {
@@ -49,6 +50,8 @@ struct EncodedPostings {
         return position == end ? units : nil
     }
 
+    /// ``TreeIndexFormat/Reader/varint()`` over raw bytes, for speed: the same encoding and the
+    /// same ten-byte limit, without a call or a thrown error per unit.
     @inline(__always)
     private mutating func varint() -> UInt64? {
         if position < end, base[position] < 0x80 {

@@ -3,7 +3,8 @@ import TrawlFiles
 /// A listing's files arranged so that a watcher chooses a search's files from the candidates
 /// alone: the position of each indexed file by its number, the files without a number, and the
 /// totals of the indexed ones. Made once per index the watcher opens; a question then costs
-/// O(candidates + unindexed files + changed files) instead of a pass over every listed file.
+/// O(candidates + unindexed files + changed and gone files) instead of a pass over every listed
+/// file.
 struct ListingPositions: Sendable {
     /// The position of the listed file with each number; -1 where no listed file has it.
     private let positionOfNumber: [Int32]
@@ -13,13 +14,17 @@ struct ListingPositions: Sendable {
     private let numberedCount: Int
     private let numberedBytes: Int
 
-    init(_ files: [TreeListing.File]) {
+    /// The positions of `files`; `nil` when two of them have the same number (no index writes
+    /// that, but a manifest that says so is answered with a pass over every file).
+    init?(_ files: [TreeListing.File]) {
         let limit = files.lazy.compactMap(\.number).max().map { Int($0) + 1 } ?? 0
+        guard files.count < Int32.max else { return nil }
         var positionOfNumber = [Int32](repeating: -1, count: limit)
         var unnumbered: [Int] = []
         var numberedCount = 0, numberedBytes = 0
         for (position, file) in files.enumerated() {
             if let number = file.number {
+                guard positionOfNumber[Int(number)] < 0 else { return nil }
                 positionOfNumber[Int(number)] = Int32(position)
                 numberedCount += 1
                 numberedBytes += file.signature.size
@@ -66,12 +71,11 @@ struct ListingPositions: Sendable {
         // are unchanged; a binary one is then skipped, the others are reported unread.
         for position in unnumbered where !watched.gone.contains(position) {
             let file = files[position]
-            let decided = file.skip != nil && (skipsBinaryFiles || !file.isBinary)
-            guard decided && !watched.changed.contains(position) else {
+            guard file.recordDecides(skipsBinaryFiles: skipsBinaryFiles) && !watched.changed.contains(position) else {
                 handed.append((position, nil))
                 continue
             }
-            if file.isBinary { filesRuledOut += 1 } else { handed.append((position, file.skip)) }
+            if file.isSkippedWhenDecided { filesRuledOut += 1 } else { handed.append((position, file.skip)) }
         }
         handed.sort { $0.position < $1.position }
         return (handed, filesRuledOut, bytesRuledOut)

@@ -123,13 +123,9 @@ struct StoredSegment: Sendable {
         return opened
     }
 
-    /// The posting list of `key` (empty when absent), read and checked.
-    func list(_ key: UInt32) throws(TreeIndexFormat.Error) -> PostingList {
-        PostingList(sortedUnits: try units(of: key))
-    }
-
-    /// The units of `key`'s list (none when absent), read and checked; with `within` (ascending),
-    /// only those also in it, decoded no further than its last, without making the whole list.
+    /// The units of `key`'s list (none when absent), its checksum checked; with `within`
+    /// (ascending), only those also in it, decoded no further than its last, without making the
+    /// whole list.
     func units(of key: UInt32, within: [UInt32]? = nil) throws(TreeIndexFormat.Error) -> [UInt32] {
         precondition(storedTable != nil, "a segment's table is read before its lists")
         // A file that shrank under its mapping reads as zeros from then on: not trusted.
@@ -179,11 +175,6 @@ struct StoredSegment: Sendable {
         return offset..<(offset + length)
     }
 
-    func list(at entry: Int) throws(TreeIndexFormat.Error) -> PostingList {
-        let range = try listRange(at: entry)
-        return PostingList(sortedUnits: try units(at: entry, in: try read(postingsOffset + range.lowerBound, range.count), range: 0..<range.count))
-    }
-
     /// Every list with its key, in key order, from one read of the postings (a merge reads them all).
     func forEachList(_ body: (UInt32, PostingList) -> Void) throws(TreeIndexFormat.Error) {
         precondition(storedTable != nil, "a segment's table is read before its lists")
@@ -191,8 +182,8 @@ struct StoredSegment: Sendable {
         for entry in 0..<count { body(key(at: entry), PostingList(sortedUnits: try units(at: entry, in: postings, range: try listRange(at: entry)))) }
     }
 
-    /// An entry's units from the bytes at `range` of `bytes`, checked (all of them: its checksum);
-    /// with `within` (ascending), only those also in it, decoded no further than its last.
+    /// An entry's units from the bytes at `range` of `bytes`, its checksum checked (over all of
+    /// them); with `within` (ascending), only those also in it, decoded no further than its last.
     private func units(at entry: Int, in bytes: [UInt8], range: Range<Int>, within: [UInt32]? = nil) throws(TreeIndexFormat.Error) -> [UInt32] {
         let base = entry * TreeIndexFormat.tableEntryLength
         guard TreeIndexFormat.readUInt(table, base + 11, 8) == TreeIndexFormat.checksum(bytes[range]) else { throw .corrupt("posting list checksum") }

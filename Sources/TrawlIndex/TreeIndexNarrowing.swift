@@ -137,10 +137,14 @@ public struct TreeIndexNarrowing: Sendable {
     /// Whether a watcher of the tree said which listed files changed (none is `stat`ed).
     public var usesWatcher: Bool { listing?.watched != nil || served != nil }
 
-    /// How many files there are to read when a watcher chose them (those with a recorded skip
-    /// are not read), else `nil`: the files are known before they are handed over.
-    public var servedFilesToRead: Int? {
-        served.map { $0.selection.recordedSkips.reduce(0) { $0 + ($1 == nil ? 1 : 0) } }
+    /// The files to read when a watcher chose them (not those with a recorded skip, which are
+    /// not read), else `nil`: the files are known before they are handed over.
+    public var servedFilesToRead: [FilePath]? {
+        guard let served else { return nil }
+        let prefix = TreeIndexer.prefix(of: served.root)
+        return zip(served.selection.paths, served.selection.recordedSkips).compactMap { path, skip in
+            skip == nil ? FilePath(bytes: prefix + path) : nil
+        }
     }
 
     /// What handing the files over found.
@@ -225,7 +229,8 @@ public struct TreeIndexNarrowing: Sendable {
             return excluded
         }
         // Read in place (a copy of each entry retains its path): this loop runs over every
-        // listed file for each question a watcher answers.
+        // listed file (a watcher's question takes it only for a query without candidates;
+        // ``ListingPositions`` answers the others).
         var selected: [Int] = []
         // The files whose outcome the listing decides, as long as they are unchanged.
         var decided: [Int] = []
@@ -248,7 +253,7 @@ public struct TreeIndexNarrowing: Sendable {
                 selected.append(position)
                 if let number = files[position].number {
                     if candidates != nil && !(Int(number) < isCandidate.count && isCandidate[Int(number)]) { decided.append(position) }
-                } else if files[position].skip != nil && (skipsBinaryFiles || !files[position].isBinary) {
+                } else if files[position].recordDecides(skipsBinaryFiles: skipsBinaryFiles) {
                     decided.append(position)
                 }
             }
@@ -271,7 +276,7 @@ public struct TreeIndexNarrowing: Sendable {
                 handed.append((position, nil))
                 continue
             }
-            if files[position].number != nil || files[position].isBinary {
+            if files[position].isSkippedWhenDecided {
                 filesRuledOut += 1
                 // A binary file skipped counts no bytes, as when a search skips it.
                 bytesRuledOut += files[position].isBinary ? 0 : files[position].signature.size

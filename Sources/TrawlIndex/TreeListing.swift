@@ -38,6 +38,17 @@ public struct TreeListing: Sendable, Equatable {
         public var isBinary: Bool {
             if case .binary = skip { true } else { false }
         }
+
+        /// Whether, while this file is not indexed and unchanged, what the listing records of it
+        /// decides what a search does without reading it: a binary file is skipped (with
+        /// `skipsBinaryFiles`), another skip is reported from the listing.
+        func recordDecides(skipsBinaryFiles: Bool) -> Bool {
+            number == nil && skip != nil && (skipsBinaryFiles || !isBinary)
+        }
+
+        /// Whether an unchanged file the listing decides is skipped (counted as searched without
+        /// a match: ruled out by the index, or binary), not reported unread with its skip.
+        var isSkippedWhenDecided: Bool { number != nil || isBinary }
     }
 
     /// A folder the walk entered.
