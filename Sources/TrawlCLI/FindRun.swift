@@ -43,7 +43,8 @@ public struct FindRun: Sendable {
             }
             return bytes <= bytesSearchedInline
         }
-        if let served = narrowing?.servedFilesToRead { return isFewSmallFiles(served) }
+        if let served = narrowing?.servedFilesToRead(atMost: filesSearchedInline) { return isFewSmallFiles(served) }
+        // (A watcher that chose more answers a search of one folder: not searched inline below.)
         if roots.count == 1, case .success(let status) = roots[0].status() { return status.st_mode & S_IFMT != S_IFDIR }
         return isFewSmallFiles(roots)
     }

@@ -137,10 +137,11 @@ public struct TreeIndexNarrowing: Sendable {
     /// Whether a watcher of the tree said which listed files changed (none is `stat`ed).
     public var usesWatcher: Bool { listing?.watched != nil || served != nil }
 
-    /// The files to read when a watcher chose them (not those with a recorded skip, which are
-    /// not read), else `nil`: the files are known before they are handed over.
-    public var servedFilesToRead: [FilePath]? {
-        guard let served else { return nil }
+    /// The files to read when a watcher chose them and they are at most `limit` (not those with
+    /// a recorded skip, which are not read), else `nil`: the files are known before they are
+    /// handed over.
+    public func servedFilesToRead(atMost limit: Int) -> [FilePath]? {
+        guard let served, served.selection.recordedSkips.lazy.filter({ $0 == nil }).count <= limit else { return nil }
         let prefix = TreeIndexer.prefix(of: served.root)
         return zip(served.selection.paths, served.selection.recordedSkips).compactMap { path, skip in
             skip == nil ? FilePath(bytes: prefix + path) : nil
