@@ -47,18 +47,18 @@ struct ListingPositions: Sendable {
         // Indexed files handed over: the candidates, and those changed since (the index no longer
         // speaks for them). The others are ruled out.
         var handedNumbered = 0, handedNumberedBytes = 0
-        for unit in candidates.units where Int(unit) < positionOfNumber.count && positionOfNumber[Int(unit)] >= 0 {
-            let position = Int(positionOfNumber[Int(unit)])
-            if watched.gone.contains(position) { continue }
+        func handOver(_ position: Int) {
             handed.append((position, nil))
             handedNumbered += 1
             handedNumberedBytes += files[position].signature.size
         }
+        for unit in candidates.units where Int(unit) < positionOfNumber.count && positionOfNumber[Int(unit)] >= 0 {
+            let position = Int(positionOfNumber[Int(unit)])
+            if !watched.gone.contains(position) { handOver(position) }
+        }
         for position in watched.changed {
             guard let number = files[position].number, !candidates.contains(number), !watched.gone.contains(position) else { continue }
-            handed.append((position, nil))
-            handedNumbered += 1
-            handedNumberedBytes += files[position].signature.size
+            handOver(position)
         }
         var goneNumbered = 0, goneNumberedBytes = 0
         for position in watched.gone where files[position].number != nil {
