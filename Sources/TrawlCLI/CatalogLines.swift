@@ -4,8 +4,7 @@ import TrawlFiles
 
 /// The items of a JSON Lines text (one object per line), parsed on another core while the caller
 /// indexes those already parsed: indexing has to be in order on one core, so parsing (about a
-/// third of a build) overlaps it instead of coming first. The same core then writes the items in
-/// the stored form (``CatalogWriter``), so saving overlaps it too. A sequence to iterate once.
+/// third of a build) overlaps it instead of coming first. A sequence to iterate once.
 struct CatalogLines: Sequence, Sendable {
     /// What parsing found besides the items, known once they have all been read.
     struct Summary: Sendable {
@@ -15,8 +14,6 @@ struct CatalogLines: Sequence, Sendable {
         var itemCount = 0
         /// Lines skipped: their number (from 1) and why.
         var problems: [(line: Int, reason: String)] = []
-        /// The items in the stored form, with the given fields.
-        var stored: CatalogWriter
     }
 
     private let queue = OrderedQueue<[CatalogItem], Summary>()
@@ -34,14 +31,13 @@ struct CatalogLines: Sequence, Sendable {
     }
 
     private static func parse(_ bytes: [UInt8], fields: [CatalogField], into queue: OrderedQueue<[CatalogItem], Summary>) {
-        var summary = Summary(fields: fields, stored: CatalogWriter(fields: fields))
+        var summary = Summary(fields: fields)
         var fieldNames = Set(fields.map(\.name))
         var batch: [CatalogItem] = []
-        // Hands a batch to the indexer, then writes it in the stored form meanwhile.
+        // Hands a batch to the indexer.
         func ship() {
             guard !batch.isEmpty else { return }
             queue.push(batch)
-            for item in batch { summary.stored.append(item) }
             batch = []
         }
         var lineNumber = 0

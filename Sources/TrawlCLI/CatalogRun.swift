@@ -46,13 +46,7 @@ public struct CatalogBuildRun: Sendable {
         for (line, reason) in summary.problems { Console.error("\(items):\(line): \(reason); line skipped") }
         catalog.scopeAttribute = scopeAttribute
         do {
-            // The items as written while they were indexed, unless a field joined (their field
-            // numbers changed) or an id repeated (the replaced item need not take space).
-            if catalog.count == summary.itemCount && summary.fields == fields {
-                try CatalogStore.save(encoded: summary.stored.bytes(scopeAttribute: scopeAttribute), in: folder)
-            } else {
-                try CatalogStore.save(catalog, in: folder)
-            }
+            try CatalogStore.save(catalog, in: folder)
         } catch {
             Console.error("\(CatalogStore.path(in: folder)): cannot write the catalog: \(error)")
             return 2

@@ -99,12 +99,21 @@ public struct Catalog: Sendable {
     public subscript(id: String) -> CatalogItem? { numbersByID[id].flatMap { items[Int($0)] } }
 
     /// Every item, in the order their ids were first inserted.
-    public var allItems: [CatalogItem] {
+    public var allItems: [CatalogItem] { liveNumbersInOrder.map { items[Int($0)]! } }
+
+    /// The internal numbers of the items, in the order their ids were first inserted.
+    var liveNumbersInOrder: [UInt32] {
         // Live numbers have distinct orders below nextOrder: placing each at its order sorts them
         // in one pass.
         var byOrder = [UInt32](repeating: .max, count: Int(nextOrder))
         for number in isLive.indices where isLive[number] { byOrder[Int(orders[number])] = UInt32(number) }
-        return byOrder.compactMap { $0 == .max ? nil : items[Int($0)] }
+        return byOrder.filter { $0 != .max }
+    }
+
+    /// The words of field `field` (its index in `fields`) of the item numbered `number`, in order.
+    func words(of number: UInt32, field: Int) -> ArraySlice<UInt32> {
+        let slot = Int(number) * (fields.count + 1) + field
+        return words[Int(bounds[slot])..<Int(bounds[slot + 1])]
     }
 
     /// The names of the attributes the items have, in order of first appearance.
@@ -173,17 +182,9 @@ public struct Catalog: Sendable {
             }
             var item = 0
             for chunk in ready {
-                var word = 0
-                for index in 0..<(chunk.fieldEnds.count / fields.count) {
-                    add(indexing[item]) { catalog, field in
-                        let end = Int(chunk.fieldEnds[index * fields.count + field])
-                        while word < end {
-                            catalog.words.append(chunk.number(at: word, adding: &catalog.vocabulary))
-                            word += 1
-                        }
-                    }
-                    item += 1
-                }
+                let count = chunk.fieldEnds.count / fields.count
+                add(indexing[item..<(item + count)], words: chunk)
+                item += count
             }
             // The next round's items, while the folding may still run (a sequence may make them
             // as it is read).
@@ -206,6 +207,32 @@ public struct Catalog: Sendable {
                 known = vocabulary
             }
         }
+    }
+
+    /// Adds `items`, whose words `folded` holds.
+    private mutating func add(_ items: ArraySlice<CatalogItem>, words folded: FoldedItems) {
+        let fieldCount = fields.count
+        var word = 0
+        for (index, item) in items.enumerated() {
+            add(item) { catalog, field in
+                let end = Int(folded.fieldEnds[index * fieldCount + field])
+                while word < end {
+                    catalog.words.append(folded.number(at: word, adding: &catalog.vocabulary))
+                    word += 1
+                }
+            }
+        }
+    }
+
+    /// A catalog of `blocks` of items whose words are numbered in `vocabulary` (a stored
+    /// catalog's): nothing is split into words or folded again.
+    init(fields: [CatalogField], vocabulary: Vocabulary, blocks: [(items: [CatalogItem], words: FoldedItems)]) {
+        self.init(fields: fields)
+        self.vocabulary = vocabulary
+        reserveCapacity(forMore: blocks.reduce(0) { $0 + $1.items.count })
+        Self.reserve(&words, count: blocks.reduce(0) { $0 + $1.words.wordCount })
+        for block in blocks { add(block.items[...], words: block.words) }
+        finishUpdate()
     }
 
     /// The queue folding runs from: its own thread, whatever the caller's (a thread of a pool the

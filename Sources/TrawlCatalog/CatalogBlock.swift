@@ -4,19 +4,26 @@ import TrawlIndex
 /// laid out by column so that like text sits together, then deflated.
 ///
 /// ```
-/// stored      varint item count, varint raw length, varint stored length, the raw bytes deflated
-/// raw         local strings: varint count, strings
+/// stored      varint item count, then the structure and the words, each as varint raw length,
+///             varint stored length, the raw bytes deflated
+/// structure   local strings: varint count, strings
 ///             ids: a string per item
 ///             field names: per item, varint count and ascending name references
-///             texts: per referenced name in ascending order, the texts of the items holding it
+///             texts: per referenced name in ascending order, the texts of the items holding it:
+///                    a searched field's as varint word count n, then the n + 1 ranks of the
+///                    separators around its words (CatalogLexicon); another's as a string
 ///             attributes: per item, varint count, then (name reference, varint value count,
 ///                         value references) each
+/// words       varint word count, then each word's rank (in the texts' order) as a lead byte,
+///             then the tail bytes of those that have them (``RankCode``)
 /// ```
 /// A reference is a number times two for an entry of the catalog's tables (its searched fields,
 /// attribute names, attribute values), or an index times two plus one for an entry of the block's
 /// local strings: names and values the tables do not hold (an attribute whose every list is
 /// empty, a field that is not searched). Attributes go in name order, so equal items give equal
-/// bytes.
+/// bytes. The words go apart from the rest because zlib codes them best alone (see
+/// ``Deflate/compressSmaller(_:)``). Version 2 (each text as a string, one deflated part) is
+/// still read.
 enum CatalogBlock {
     static let itemsPerBlock = 1024
 
@@ -26,144 +33,189 @@ enum CatalogBlock {
         var attributeNames: [String]
         /// By value number: its attribute's number and its text.
         var values: [(attribute: Int, text: String)]
-    }
 
-    /// The tables blocks reference, and the numbers of their entries.
-    struct Numbers: Sendable {
-        var tables: Tables
-        var attributes: [String: Int]
-        var values: [CatalogFilter: UInt32]
-        /// Whether an attribute or value missing from the tables joins them (a writer numbering
-        /// them as items come, as a catalog does) or goes to the block's local strings (blocks
-        /// encoded in parallel against a catalog's own tables).
-        let grows: Bool
-
-        /// A catalog's own tables, fixed.
+        /// A catalog's own tables.
         init(_ catalog: Catalog) {
-            tables = Tables(fieldNames: catalog.fields.map(\.name), attributeNames: catalog.attributeNames,
-                            values: zip(catalog.valueAttribute, catalog.valueStrings).map { ($0, $1) })
-            attributes = catalog.attributeNumbers
-            values = catalog.valueNumbers
-            grows = false
+            fieldNames = catalog.fields.map(\.name)
+            attributeNames = catalog.attributeNames
+            values = zip(catalog.valueAttribute, catalog.valueStrings).map { ($0, $1) }
         }
 
-        /// Empty tables that grow.
-        init(fields: [CatalogField]) {
-            tables = Tables(fieldNames: fields.map(\.name), attributeNames: [], values: [])
-            attributes = [:]
-            values = [:]
-            grows = true
-        }
-
-        /// The number of `value` of `attribute`, adding both when growing (in the order a
-        /// catalog numbers them: an attribute with its first value).
-        mutating func number(of value: String, attribute name: String) -> UInt32? {
-            let filter = CatalogFilter(name, value)
-            if let number = values[filter] { return number }
-            guard grows else { return nil }
-            let attribute: Int
-            if let known = attributes[name] {
-                attribute = known
-            } else {
-                attribute = tables.attributeNames.count
-                attributes[name] = attribute
-                tables.attributeNames.append(name)
-            }
-            let number = UInt32(tables.values.count)
-            values[filter] = number
-            tables.values.append((attribute, value))
-            return number
+        init(fieldNames: [String], attributeNames: [String], values: [(attribute: Int, text: String)]) {
+            self.fieldNames = fieldNames
+            self.attributeNames = attributeNames
+            self.values = values
         }
     }
 
-    /// `items` as a stored block, referencing the tables of `numbers`.
-    static func encode(_ items: ArraySlice<CatalogItem>, numbers: inout Numbers) -> [UInt8] {
+    /// The items numbered `numbers` of `catalog` as a stored block; its searched texts coded by
+    /// `ranks`.
+    static func encode(_ numbers: ArraySlice<UInt32>, of catalog: Catalog, ranks: CatalogLexicon.Ranks) -> [UInt8] {
         var locals = LocalStrings()
         var columns = [UInt8]()
         var texts: [[UInt8]] = []
-        for item in items { appendString(item.id, to: &columns) }
-        let fieldNames = numbers.tables.fieldNames
+        let fieldCount = catalog.fields.count
+        var leads = [[UInt8]](repeating: [], count: fieldCount), tails = leads
+        for number in numbers { appendString(catalog.items[Int(number)]!.id, to: &columns) }
+        let fieldNumbers = Dictionary(uniqueKeysWithValues: catalog.fields.enumerated().map { ($1.name, $0) })
         var references: [Int] = []
-        for item in items {
+        var pieces: [UInt8] = [], textLeads: [UInt8] = [], textTails: [UInt8] = []
+        for number in numbers {
+            let item = catalog.items[Int(number)]!
             references.removeAll(keepingCapacity: true)
-            for name in item.fields.keys {
-                references.append(fieldNames.firstIndex(of: name).map { $0 << 1 } ?? locals.reference(to: name))
-            }
+            for name in item.fields.keys { references.append(fieldNumbers[name].map { $0 << 1 } ?? locals.reference(to: name)) }
             references.sort()
             TreeIndexFormat.appendVarint(UInt64(references.count), to: &columns)
+            for reference in references { TreeIndexFormat.appendVarint(UInt64(reference), to: &columns) }
             for reference in references {
-                TreeIndexFormat.appendVarint(UInt64(reference), to: &columns)
-                let name = reference & 1 == 0 ? fieldNames[reference >> 1] : locals.strings[reference >> 1]
                 while texts.count <= reference { texts.append([]) }
-                appendString(item.fields[name]!, to: &texts[reference])
+                guard reference & 1 == 0 else {
+                    appendString(item.fields[locals.strings[reference >> 1]]!, to: &texts[reference])
+                    continue
+                }
+                let field = reference >> 1
+                var text = item.fields[catalog.fields[field].name]!
+                let words = catalog.words(of: number, field: field)
+                // A text's pieces into local buffers, appended to their columns once.
+                pieces.removeAll(keepingCapacity: true)
+                textLeads.removeAll(keepingCapacity: true)
+                textTails.removeAll(keepingCapacity: true)
+                TreeIndexFormat.appendVarint(UInt64(words.count), to: &pieces)
+                text.withUTF8 { text in
+                    CatalogLexicon.forEachPiece(of: text, words: words, vocabulary: catalog.vocabulary) { separator in
+                        TreeIndexFormat.appendVarint(UInt64(ranks.separator(separator)), to: &pieces)
+                    } word: { number, spelling in
+                        let rank = spelling.map { ranks.otherSpellings[Array($0)]! } ?? ranks.folded[Int(number)]
+                        RankCode.append(rank, leads: &textLeads, tails: &textTails)
+                    }
+                }
+                texts[reference] += pieces
+                leads[field] += textLeads
+                tails[field] += textTails
             }
         }
         for column in texts { columns += column }
-        for item in items {
+        for number in numbers {
+            let item = catalog.items[Int(number)]!
             TreeIndexFormat.appendVarint(UInt64(item.attributes.count), to: &columns)
             for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
-                // Values first: when growing, the attribute is numbered with its first value.
-                references.removeAll(keepingCapacity: true)
-                for value in values { references.append(numbers.number(of: value, attribute: name).map { Int($0) << 1 } ?? locals.reference(to: value)) }
-                TreeIndexFormat.appendVarint(UInt64(numbers.attributes[name].map { $0 << 1 } ?? locals.reference(to: name)), to: &columns)
+                TreeIndexFormat.appendVarint(UInt64(catalog.attributeNumber(of: name).map { $0 << 1 } ?? locals.reference(to: name)), to: &columns)
                 TreeIndexFormat.appendVarint(UInt64(values.count), to: &columns)
-                for reference in references { TreeIndexFormat.appendVarint(UInt64(reference), to: &columns) }
+                for value in values {
+                    let reference = catalog.valueNumber(of: CatalogFilter(name, value)).map { Int($0) << 1 } ?? locals.reference(to: value)
+                    TreeIndexFormat.appendVarint(UInt64(reference), to: &columns)
+                }
             }
         }
-        var raw: [UInt8] = []
-        raw.reserveCapacity(columns.count + 16)
-        TreeIndexFormat.appendVarint(UInt64(locals.strings.count), to: &raw)
-        for string in locals.strings { appendString(string, to: &raw) }
-        raw += columns
-        let stored = Deflate.compress(raw)
+        var structure: [UInt8] = []
+        structure.reserveCapacity(columns.count + 16)
+        TreeIndexFormat.appendVarint(UInt64(locals.strings.count), to: &structure)
+        for string in locals.strings { appendString(string, to: &structure) }
+        structure += columns
+        var words: [UInt8] = []
+        TreeIndexFormat.appendVarint(UInt64(leads.reduce(0) { $0 + $1.count }), to: &words)
+        for column in leads { words += column }
+        for column in tails { words += column }
         var out: [UInt8] = []
-        out.reserveCapacity(stored.count + 16)
-        TreeIndexFormat.appendVarint(UInt64(items.count), to: &out)
+        TreeIndexFormat.appendVarint(UInt64(numbers.count), to: &out)
+        appendDeflated(structure, to: &out)
+        appendDeflated(words, to: &out, smaller: true)
+        return out
+    }
+
+    /// Appends `raw` as its length, its deflated length and its deflated bytes (none when empty).
+    static func appendDeflated(_ raw: [UInt8], to out: inout [UInt8], smaller: Bool = false) {
+        let stored = raw.isEmpty ? [] : smaller ? Deflate.compressSmaller(raw) : Deflate.compress(raw)
         TreeIndexFormat.appendVarint(UInt64(raw.count), to: &out)
         TreeIndexFormat.appendVarint(UInt64(stored.count), to: &out)
-        return out + stored
+        out += stored
     }
 
-    /// Where a block starts in a reader and what its header says; reading it moves past the block.
-    struct Extent: Sendable {
-        var itemCount: Int
-        var rawLength: Int
-        var stored: Range<Int>
-
-        init(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) {
-            itemCount = try reader.count()
-            let raw = try reader.varint()
-            // Deflate expands by at most about 1032 times; a larger claim is corrupt, not memory
-            // to reserve.
-            let length = try reader.count()
-            guard itemCount > 0, raw > 0, raw <= UInt64(length) * 1032 + 64 else { throw .corrupt("bad block") }
-            rawLength = Int(raw)
-            stored = reader.position..<(reader.position + length)
-            _ = try reader.bytes(length)
-        }
+    /// Reads what ``appendDeflated(_:to:smaller:)`` wrote and inflates it (nothing is stored for
+    /// no bytes).
+    static func inflated(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> [UInt8] {
+        let raw = try reader.varint()
+        let length = try reader.count()
+        guard raw > 0 || length > 0 else { return [] }
+        // Deflate expands by at most about 1032 times; a larger claim is corrupt, not memory to
+        // reserve.
+        guard raw > 0, raw <= UInt64(length) * 1032 + 64 else { throw .corrupt("bad block") }
+        guard let bytes = Deflate.decompress(try reader.bytes(length), count: Int(raw)) else { throw .corrupt("block that does not inflate") }
+        return bytes
     }
 
-    /// The items of the block at `extent` of `bytes`.
-    static func decode(_ bytes: [UInt8], _ extent: Extent, tables: Tables) throws(TreeIndexFormat.Error) -> [CatalogItem] {
-        guard let raw = Deflate.decompress(bytes[extent.stored], count: extent.rawLength) else { throw .corrupt("block that does not inflate") }
-        var reader = TreeIndexFormat.Reader(bytes: raw, end: raw.count)
-        var locals: [String] = []
-        for _ in 0..<(try reader.count()) { locals.append(try string(&reader)) }
-        func local(_ reference: UInt64) throws(TreeIndexFormat.Error) -> String {
-            guard reference >> 1 < UInt64(locals.count) else { throw .corrupt("bad reference") }
-            return locals[Int(reference >> 1)]
-        }
-        func name(_ reference: UInt64, in table: [String]) throws(TreeIndexFormat.Error) -> String {
-            guard reference & 1 == 0 else { return try local(reference) }
-            guard reference >> 1 < UInt64(table.count) else { throw .corrupt("bad reference") }
-            return table[Int(reference >> 1)]
-        }
+    /// The items of a version 3 block read from `reader`, and their words numbered as
+    /// `lexicon.numbers` says (the catalog's fields in order, item by item).
+    static func decode(_ reader: inout TreeIndexFormat.Reader, tables: Tables,
+                       lexicon: CatalogLexicon.Decoding) throws(TreeIndexFormat.Error) -> (items: [CatalogItem], words: FoldedItems) {
+        let itemCount = try reader.count()
+        guard itemCount > 0 else { throw .corrupt("bad block") }
+        let structure = try inflated(&reader), wordBytes = try inflated(&reader)
+        var reader = TreeIndexFormat.Reader(bytes: structure, end: structure.count)
+        let names = try Names(&reader)
         var items: [CatalogItem] = []
-        items.reserveCapacity(extent.itemCount)
-        for _ in 0..<extent.itemCount { items.append(CatalogItem(id: try string(&reader))) }
-        // (reference, item) for each text, in the order the texts column holds them.
+        items.reserveCapacity(itemCount)
+        for _ in 0..<itemCount { items.append(CatalogItem(id: try string(&reader))) }
+        let texts = try textReferences(&reader, itemCount: itemCount)
+        var words = RankCode.Reader(wordBytes)
+        try words.start()
+        let fieldCount = tables.fieldNames.count
+        // By item and field: where its words lie in `numbers`.
+        var wordRanges = [Range<Int>](repeating: 0..<0, count: itemCount * fieldCount)
+        var numbers: [UInt32] = []
+        var text: [UInt8] = []
+        // Locals read in the loop, not through the lexicon's properties (a retain per read).
+        let spellingBytes = lexicon.lexicon.spellingBytes, spellingEnds = lexicon.lexicon.spellingEnds
+        let separatorBytes = lexicon.lexicon.separatorBytes, separatorEnds = lexicon.lexicon.separatorEnds
+        let placements = lexicon.placements, wordNumbers = lexicon.numbers
+        func appendSeparator(_ reader: inout TreeIndexFormat.Reader, at placement: CatalogLexicon.Placement) throws(TreeIndexFormat.Error) {
+            let rank = try reader.varint()
+            guard rank < UInt64(separatorEnds.count) else { throw .corrupt("bad separator rank") }
+            guard placements[Int(rank)].contains(placement) else { throw .corrupt("a separator that joins words") }
+            // Through a buffer pointer: a slice of the array would retain and release it.
+            separatorBytes.withUnsafeBufferPointer { bytes in
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(rank == 0 ? 0 : Int(separatorEnds[Int(rank) - 1]))..<Int(separatorEnds[Int(rank)])]))
+            }
+        }
+        for (reference, item) in texts {
+            let field = try names.name(reference, in: tables.fieldNames)
+            let value: String
+            if reference & 1 == 0 {
+                let count = try reader.count()
+                text.removeAll(keepingCapacity: true)
+                let start = numbers.count
+                try appendSeparator(&reader, at: count == 0 ? [] : .first)
+                for index in 0..<count {
+                    let rank = try words.next()
+                    guard rank < spellingEnds.count else { throw .corrupt("bad word rank") }
+                    spellingBytes.withUnsafeBufferPointer { bytes in
+                        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(rank == 0 ? 0 : Int(spellingEnds[rank - 1]))..<Int(spellingEnds[rank])]))
+                    }
+                    numbers.append(wordNumbers[rank])
+                    try appendSeparator(&reader, at: index == count - 1 ? .last : .between)
+                }
+                wordRanges[item * fieldCount + Int(reference >> 1)] = start..<numbers.count
+                value = String(decoding: text, as: UTF8.self)
+            } else {
+                value = try string(&reader)
+            }
+            guard items[item].fields.updateValue(value, forKey: field) == nil else { throw .corrupt("a field twice") }
+        }
+        guard words.isAtEnd else { throw .corrupt("words left over in a block") }
+        try readAttributes(&reader, into: &items, tables: tables, names: names)
+        guard reader.position == structure.count else { throw .corrupt("trailing bytes in a block") }
+        var folded = FoldedItems()
+        for index in wordRanges.indices {
+            folded.append(known: numbers[wordRanges[index]])
+            folded.endField()
+        }
+        return (items, folded)
+    }
+
+    /// The (reference, item) of each text, in the order the texts column holds them.
+    private static func textReferences(_ reader: inout TreeIndexFormat.Reader, itemCount: Int) throws(TreeIndexFormat.Error) -> [(reference: UInt64, item: Int)] {
         var texts: [(reference: UInt64, item: Int)] = []
-        for item in items.indices {
+        for item in 0..<itemCount {
             var previous: UInt64? = nil
             for _ in 0..<(try reader.count()) {
                 let reference = try reader.varint()
@@ -173,15 +225,80 @@ enum CatalogBlock {
             }
         }
         texts.sort { ($0.reference, $0.item) < ($1.reference, $1.item) }
-        for (reference, item) in texts {
-            guard items[item].fields.updateValue(try string(&reader), forKey: try name(reference, in: tables.fieldNames)) == nil else {
+        return texts
+    }
+
+    /// Moves `reader` past a version 3 block.
+    static func skip(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) {
+        _ = try reader.count()
+        for _ in 0..<2 {
+            _ = try reader.varint()
+            _ = try reader.bytes(try reader.count())
+        }
+    }
+
+    /// Where a version 2 block starts in a reader and what its header says; reading it moves past
+    /// the block.
+    struct Extent: Sendable {
+        var itemCount: Int
+        var rawLength: Int
+        var stored: Range<Int>
+
+        init(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) {
+            itemCount = try reader.count()
+            let raw = try reader.varint()
+            let length = try reader.count()
+            guard itemCount > 0, raw > 0, raw <= UInt64(length) * 1032 + 64 else { throw .corrupt("bad block") }
+            rawLength = Int(raw)
+            stored = reader.position..<(reader.position + length)
+            _ = try reader.bytes(length)
+        }
+    }
+
+    /// The items of the version 2 block at `extent` of `bytes`.
+    static func decodeVersion2(_ bytes: [UInt8], _ extent: Extent, tables: Tables) throws(TreeIndexFormat.Error) -> [CatalogItem] {
+        guard let raw = Deflate.decompress(bytes[extent.stored], count: extent.rawLength) else { throw .corrupt("block that does not inflate") }
+        var reader = TreeIndexFormat.Reader(bytes: raw, end: raw.count)
+        let names = try Names(&reader)
+        var items: [CatalogItem] = []
+        items.reserveCapacity(extent.itemCount)
+        for _ in 0..<extent.itemCount { items.append(CatalogItem(id: try string(&reader))) }
+        for (reference, item) in try textReferences(&reader, itemCount: items.count) {
+            guard items[item].fields.updateValue(try string(&reader), forKey: try names.name(reference, in: tables.fieldNames)) == nil else {
                 throw .corrupt("a field twice")
             }
         }
+        try readAttributes(&reader, into: &items, tables: tables, names: names)
+        guard reader.position == raw.count else { throw .corrupt("trailing bytes in a block") }
+        return items
+    }
+
+    /// A block's local strings, and the names references point to.
+    struct Names {
+        var locals: [String] = []
+
+        init(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) {
+            for _ in 0..<(try reader.count()) { locals.append(try string(&reader)) }
+        }
+
+        func name(_ reference: UInt64, in table: [String]) throws(TreeIndexFormat.Error) -> String {
+            let index = Int(clamping: reference >> 1)
+            if reference & 1 == 0 {
+                guard index < table.count else { throw .corrupt("bad reference") }
+                return table[index]
+            }
+            guard index < locals.count else { throw .corrupt("bad reference") }
+            return locals[index]
+        }
+    }
+
+    /// Reads the attributes column into `items`.
+    private static func readAttributes(_ reader: inout TreeIndexFormat.Reader, into items: inout [CatalogItem], tables: Tables,
+                                       names: Names) throws(TreeIndexFormat.Error) {
         for item in items.indices {
             for _ in 0..<(try reader.count()) {
                 let attributeReference = try reader.varint()
-                let attribute = try name(attributeReference, in: tables.attributeNames)
+                let attribute = try names.name(attributeReference, in: tables.attributeNames)
                 var values: [String] = []
                 for _ in 0..<(try reader.count()) {
                     let reference = try reader.varint()
@@ -191,14 +308,24 @@ enum CatalogBlock {
                         guard UInt64(value.attribute) << 1 == attributeReference else { throw .corrupt("a value of another attribute") }
                         values.append(value.text)
                     } else {
-                        values.append(try local(reference))
+                        values.append(try names.name(reference, in: []))
                     }
                 }
                 guard items[item].attributes.updateValue(values, forKey: attribute) == nil else { throw .corrupt("an attribute twice") }
             }
         }
-        guard reader.position == raw.count else { throw .corrupt("trailing bytes in a block") }
-        return items
+    }
+
+    static func appendBytes<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
+        TreeIndexFormat.appendVarint(UInt64(bytes.count), to: &out)
+        out += bytes
+    }
+
+    /// A string's bytes, checked to be UTF-8.
+    static func utf8(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> [UInt8] {
+        let bytes = try reader.bytes(try reader.count())
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .corrupt("text that is not UTF-8") }
+        return Array(bytes)
     }
 
     static func appendString(_ string: String, to out: inout [UInt8]) {

@@ -5,54 +5,48 @@ import TrawlIndex
 /// The persisted form of a ``Catalog`` (`.trawl/catalog/catalog`), in the style of the tree index:
 ///
 /// ```
-/// header (36 bytes)  "TRAWLCT\0", u32 version = 2, u64 body length, u64 body checksum,
+/// header (36 bytes)  "TRAWLCT\0", u32 version = 3, u64 body length, u64 body checksum,
 ///                    u64 checksum of the 28 bytes before it
 /// body               varint field count, then each field: string name, zigzag weight;
 ///                    string scope attribute ("" for none);
 ///                    varint attribute count, string names;
 ///                    varint value count, then each value: varint attribute number, string text;
+///                    the lexicon (CatalogLexicon);
 ///                    varint item count, varint block count, then the blocks (CatalogBlock) that
 ///                    hold the items in insertion order
 /// ```
 /// Strings are a varint byte count and UTF-8 bytes; checksums are the tree index's FNV-1a. The
-/// items are stored, not the word index: loading indexes them again (Bench measures the rate),
-/// which keeps the file small and the format independent of the index's layout. Names and
-/// attribute values are stored once and referenced by number, and the items go in deflated
-/// blocks that are written and read on all cores. Version 1 (every name and value as text in
-/// each item, nothing compressed) is still read.
+/// items are stored, not the word index: the searched texts as the ranks of their words and
+/// separators in the lexicon, so that loading numbers their words without reading the text again
+/// and builds the rest of the index from them, and the file stays about the size of the text's
+/// entropy. Names and attribute values are stored once and referenced by number; the blocks are
+/// written and read on all cores. Versions 1 (every name and value as text in each item, nothing
+/// compressed) and 2 (each block's text deflated) are still read.
 public enum CatalogFormat {
     static let magic: [UInt8] = Array("TRAWLCT\0".utf8)
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
     static let headerLength = 36
 
-    /// The bytes of `catalog`; its blocks are encoded on all cores.
+    /// The bytes of `catalog`; its words are counted and its blocks encoded on all cores.
     public static func encode(_ catalog: Catalog) -> [UInt8] {
-        let items = catalog.allItems
-        let blockCount = (items.count + CatalogBlock.itemsPerBlock - 1) / CatalogBlock.itemsPerBlock
+        let numbers = catalog.liveNumbersInOrder
+        let (lexicon, ranks) = CatalogLexicon.counting(catalog, numbers: numbers)
+        let blockCount = (numbers.count + CatalogBlock.itemsPerBlock - 1) / CatalogBlock.itemsPerBlock
         let blocks = SlotArray<[UInt8]>(count: blockCount)
-        let numbers = CatalogBlock.Numbers(catalog)
         DispatchQueue.concurrentPerform(iterations: blockCount) { block in
             let start = block * CatalogBlock.itemsPerBlock
-            var fixed = numbers
-            blocks.set(block, CatalogBlock.encode(items[start..<min(items.count, start + CatalogBlock.itemsPerBlock)], numbers: &fixed))
+            blocks.set(block, CatalogBlock.encode(numbers[start..<min(numbers.count, start + CatalogBlock.itemsPerBlock)], of: catalog, ranks: ranks))
         }
-        return assemble(fields: catalog.fields, scopeAttribute: catalog.scopeAttribute, tables: numbers.tables, itemCount: items.count,
-                        blocks: (0..<blockCount).map { blocks.take($0)! })
-    }
-
-    /// The header and body around encoded blocks.
-    static func assemble(fields: [CatalogField], scopeAttribute: String?, tables: CatalogBlock.Tables, itemCount: Int,
-                         blocks: [[UInt8]]) -> [UInt8] {
         // The body goes straight after room for the header, which is filled in last: the blocks
         // are most of a large catalog's bytes, and are copied once.
+        let tables = CatalogBlock.Tables(catalog)
         var stored = [UInt8](repeating: 0, count: headerLength)
-        stored.reserveCapacity(headerLength + blocks.reduce(0) { $0 + $1.count } + 64 * (tables.values.count + fields.count + tables.attributeNames.count))
-        TreeIndexFormat.appendVarint(UInt64(fields.count), to: &stored)
-        for field in fields {
+        TreeIndexFormat.appendVarint(UInt64(catalog.fields.count), to: &stored)
+        for field in catalog.fields {
             CatalogBlock.appendString(field.name, to: &stored)
             TreeIndexFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &stored)
         }
-        CatalogBlock.appendString(scopeAttribute ?? "", to: &stored)
+        CatalogBlock.appendString(catalog.scopeAttribute ?? "", to: &stored)
         TreeIndexFormat.appendVarint(UInt64(tables.attributeNames.count), to: &stored)
         for name in tables.attributeNames { CatalogBlock.appendString(name, to: &stored) }
         TreeIndexFormat.appendVarint(UInt64(tables.values.count), to: &stored)
@@ -60,9 +54,12 @@ public enum CatalogFormat {
             TreeIndexFormat.appendVarint(UInt64(attribute), to: &stored)
             CatalogBlock.appendString(text, to: &stored)
         }
-        TreeIndexFormat.appendVarint(UInt64(itemCount), to: &stored)
-        TreeIndexFormat.appendVarint(UInt64(blocks.count), to: &stored)
-        for block in blocks { stored += block }
+        lexicon.append(to: &stored)
+        TreeIndexFormat.appendVarint(UInt64(numbers.count), to: &stored)
+        TreeIndexFormat.appendVarint(UInt64(blockCount), to: &stored)
+        let blockBytes = (0..<blockCount).map { blocks.take($0)! }
+        stored.reserveCapacity(stored.count + blockBytes.reduce(0) { $0 + $1.count })
+        for block in blockBytes { stored += block }
         var header = magic
         TreeIndexFormat.appendUInt(UInt64(version), 4, to: &header)
         TreeIndexFormat.appendUInt(UInt64(stored.count - headerLength), 8, to: &header)
@@ -77,7 +74,7 @@ public enum CatalogFormat {
     public static func decode(_ bytes: [UInt8]) throws(TreeIndexFormat.Error) -> Catalog {
         guard bytes.count >= headerLength, Array(bytes[0..<8]) == magic else { throw .notAnIndex }
         let version = UInt32(TreeIndexFormat.readUInt(bytes, 8, 4))
-        guard version == 1 || version == Self.version else { throw .unsupportedVersion(version) }
+        guard (1...Self.version).contains(version) else { throw .unsupportedVersion(version) }
         guard TreeIndexFormat.readUInt(bytes, 28, 8) == TreeIndexFormat.checksum(bytes[0..<28]) else { throw .corrupt("header checksum") }
         let length = TreeIndexFormat.readUInt(bytes, 12, 8)
         guard length == UInt64(bytes.count - headerLength) else { throw .corrupt("truncated") }
@@ -90,14 +87,19 @@ public enum CatalogFormat {
         }
         guard !fields.isEmpty else { throw .corrupt("no fields") }
         let scope = try CatalogBlock.string(&reader)
-        let items = version == 1 ? try version1Items(&reader) : try items(&reader, of: bytes, fields: fields)
+        var catalog: Catalog
+        switch version {
+        case 1: catalog = Catalog(fields: fields, items: try version1Items(&reader))
+        case 2: catalog = Catalog(fields: fields, items: try version2Items(&reader, of: bytes, tables: try tables(&reader, fields: fields)))
+        default: catalog = try stored(&reader, of: bytes, fields: fields, tables: try tables(&reader, fields: fields))
+        }
         guard reader.position == bytes.count else { throw .corrupt("trailing bytes") }
-        var catalog = Catalog(fields: fields, items: items)
         catalog.scopeAttribute = scope.isEmpty ? nil : scope
         return catalog
     }
 
-    private static func items(_ reader: inout TreeIndexFormat.Reader, of bytes: [UInt8], fields: [CatalogField]) throws(TreeIndexFormat.Error) -> [CatalogItem] {
+    /// The attribute names and values, after the fields.
+    private static func tables(_ reader: inout TreeIndexFormat.Reader, fields: [CatalogField]) throws(TreeIndexFormat.Error) -> CatalogBlock.Tables {
         var tables = CatalogBlock.Tables(fieldNames: fields.map(\.name), attributeNames: [], values: [])
         for _ in 0..<(try reader.count()) { tables.attributeNames.append(try CatalogBlock.string(&reader)) }
         for _ in 0..<(try reader.count()) {
@@ -105,13 +107,44 @@ public enum CatalogFormat {
             guard attribute < UInt64(tables.attributeNames.count) else { throw .corrupt("a value of no attribute") }
             tables.values.append((Int(attribute), try CatalogBlock.string(&reader)))
         }
+        return tables
+    }
+
+    /// Version 3: the lexicon, then blocks decoded on all cores into items with their words
+    /// numbered, indexed in order.
+    private static func stored(_ reader: inout TreeIndexFormat.Reader, of bytes: [UInt8], fields: [CatalogField],
+                               tables: CatalogBlock.Tables) throws(TreeIndexFormat.Error) -> Catalog {
+        let lexicon = try CatalogLexicon.decode(&reader)
+        let itemCount = try reader.varint()
+        var starts: [Int] = []
+        for _ in 0..<(try reader.count()) {
+            starts.append(reader.position)
+            try CatalogBlock.skip(&reader)
+        }
+        starts.append(reader.position)
+        let blocks = SlotArray<Result<(items: [CatalogItem], words: FoldedItems), TreeIndexFormat.Error>>(count: starts.count - 1)
+        DispatchQueue.concurrentPerform(iterations: starts.count - 1) { [starts] block in
+            blocks.set(block, Result { () throws(TreeIndexFormat.Error) in
+                var reader = TreeIndexFormat.Reader(bytes: bytes, position: starts[block], end: starts[block + 1])
+                return try CatalogBlock.decode(&reader, tables: tables, lexicon: lexicon)
+            })
+        }
+        var decoded: [(items: [CatalogItem], words: FoldedItems)] = []
+        for block in 0..<(starts.count - 1) { decoded.append(try blocks.take(block)!.get()) }
+        guard itemCount == UInt64(decoded.reduce(0) { $0 + $1.items.count }) else { throw .corrupt("item count") }
+        return Catalog(fields: fields, vocabulary: lexicon.vocabulary, blocks: decoded)
+    }
+
+    /// Version 2: blocks of items whose texts are deflated as they are.
+    private static func version2Items(_ reader: inout TreeIndexFormat.Reader, of bytes: [UInt8],
+                                      tables: CatalogBlock.Tables) throws(TreeIndexFormat.Error) -> [CatalogItem] {
         let itemCount = try reader.varint()
         var extents: [CatalogBlock.Extent] = []
         for _ in 0..<(try reader.count()) { extents.append(try CatalogBlock.Extent(&reader)) }
         guard itemCount == UInt64(extents.reduce(0) { $0 + $1.itemCount }) else { throw .corrupt("item count") }
         let blocks = SlotArray<Result<[CatalogItem], TreeIndexFormat.Error>>(count: extents.count)
         DispatchQueue.concurrentPerform(iterations: extents.count) { [tables, extents] block in
-            blocks.set(block, Result { () throws(TreeIndexFormat.Error) in try CatalogBlock.decode(bytes, extents[block], tables: tables) })
+            blocks.set(block, Result { () throws(TreeIndexFormat.Error) in try CatalogBlock.decodeVersion2(bytes, extents[block], tables: tables) })
         }
         var items: [CatalogItem] = []
         items.reserveCapacity(Int(itemCount))

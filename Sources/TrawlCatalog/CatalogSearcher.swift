@@ -226,7 +226,9 @@ public struct CatalogSearcher: Sendable {
     private func highlights(of item: Int, in catalog: Catalog) -> [String: [Range<Int>]] {
         var highlights: [String: [Range<Int>]] = [:]
         guard let stored = catalog.items[item] else { return highlights }
-        let words = catalog.words
+        // Locals, not the searcher's properties: a closure capturing the searcher copied it (a
+        // retain per array) for every word of the scan.
+        let words = catalog.words, matchedWords = matchedWords, wordMasks = wordMasks
         func isMatched(_ position: Int) -> Bool {
             let word = Int(words[position])
             return matchedWords[word >> 6] & 1 << UInt64(word & 63) != 0 && wordMasks[word] != 0

@@ -16,11 +16,7 @@ public enum CatalogStore {
 
     /// Writes `catalog` into `folder` (created with its parents when missing), atomically.
     public static func save(_ catalog: Catalog, in folder: FilePath) throws(Errno) {
-        try save(encoded: CatalogFormat.encode(catalog), in: folder)
-    }
-
-    /// Writes a stored catalog already encoded (by a ``CatalogWriter``) into `folder`, atomically.
-    public static func save(encoded bytes: [UInt8], in folder: FilePath) throws(Errno) {
+        let bytes = CatalogFormat.encode(catalog)
         try makeFolders(folder)
         try TreeIndexStore.writeAtomically(bytes, to: path(in: folder))
     }

@@ -43,6 +43,20 @@ struct FoldedItems: Sendable {
         }
     }
 
+    /// No items; ``append(known:)`` and ``endField()`` add some whose words are numbered already
+    /// (a stored catalog's).
+    init() {}
+
+    /// Appends words the vocabulary numbers to the field being added.
+    mutating func append(known words: ArraySlice<UInt32>) {
+        numbers += words
+    }
+
+    /// Ends the field being added (the catalog's fields go in order, item by item).
+    mutating func endField() {
+        fieldEnds.append(UInt32(numbers.count))
+    }
+
     /// How many words the items have in the catalog's fields.
     var wordCount: Int { numbers.count }
 

@@ -24,13 +24,41 @@ enum WordFolding {
 
     /// Calls `body` with each word's byte range in `text` until it returns false; the words are
     /// the words `forEachWord` finds, found without folding ASCII ones.
+    @inline(__always) // with the scan: a highlight's otherwise cost a closure call and a retain per word
     static func forEachWordRange(in text: String, _ body: (Range<Int>) -> Bool) {
         var text = text
         text.withUTF8 { bytes in scanWords(in: bytes, folding: false) { range, _ in body(range) } }
     }
 
+    /// The folded bytes of `bytes` (valid UTF-8) when they are one word as a whole; nil otherwise.
+    static func foldedWord(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var words = 0
+        var folded: [UInt8]? = nil
+        forEachWord(in: bytes) { range, word in
+            words += 1
+            if range == 0..<bytes.count { folded = Array(word) }
+        }
+        return words == 1 ? folded : nil
+    }
+
+    /// Whether `bytes` (valid UTF-8, not empty) begin and end with a scalar that belongs to words
+    /// (a mark, when they hold no word); nil when they hold a word.
+    static func separatorEdges(_ bytes: UnsafeBufferPointer<UInt8>) -> (startsInWord: Bool, endsInWord: Bool)? {
+        var holdsWord = false
+        forEachWord(in: bytes) { _, _ in holdsWord = true }
+        guard !holdsWord, !bytes.isEmpty else { return holdsWord ? nil : (false, false) }
+        var last = bytes.count - 1
+        while last > 0, bytes[last] & 0xC0 == 0x80 { last -= 1 }
+        return (isWordScalar(in: bytes, at: 0), isWordScalar(in: bytes, at: last))
+    }
+
+    private static func isWordScalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        bytes[index] < 0x80 ? isASCIIWordByte(bytes[index]) : isWordScalar(decode(bytes, at: index).0)
+    }
+
     /// The words of `bytes` (valid UTF-8) until `body` returns false; without `folding`, an ASCII
     /// word's folded bytes are not made (`body` gets them empty).
+    @inline(__always) // see forEachWordRange
     private static func scanWords(in bytes: UnsafeBufferPointer<UInt8>, folding: Bool,
                                   _ body: (Range<Int>, UnsafeBufferPointer<UInt8>) -> Bool) {
         var folded: [UInt8] = []

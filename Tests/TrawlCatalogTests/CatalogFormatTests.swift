@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TrawlIndex
 import TrawlTestSupport
@@ -52,30 +53,134 @@ import TrawlTestSupport
         #expect(searcher.search(query, in: decoded).hits.map(\.id) == other.search(query, in: catalog).hits.map(\.id))
     }
 
-    /// The writer (items as they come, no catalog) gives the bytes of the catalog of the same items.
-    @Test(arguments: [0, 5, 1024, 2500])
-    func aWriterGivesTheBytesOfTheCatalogOfTheSameItems(count: Int) throws {
-        var random = SeededGenerator(seed: UInt64(count) + 99)
-        let fields = [CatalogField("title", weight: 3), CatalogField("body", weight: -1)]
-        var writer = CatalogWriter(fields: fields)
-        var items: [CatalogItem] = []
-        for number in 0..<count {
-            var item = CatalogDifferentialTests.randomItem(&random, id: number)
-            switch number % 9 {
-            case 0: item.fields["notes"] = "un-searched"
-            case 1: item.attributes["empty"] = []
-            case 2: item.attributes["kind"] = ["net", "a", "net"]
-            default: break
-            }
-            items.append(item)
-            writer.append(item)
+    /// A text of random pieces: words as spelled (case, diacritics, other scripts), and
+    /// separators (punctuation runs, newlines, emoji, lone combining marks, which stand apart from
+    /// words only between separators), at either end too.
+    static func randomText(_ random: inout SeededGenerator) -> String {
+        let words = ["net", "Net", "NET", "crème", "Crème", "CRÈME", "e\u{301}tude", "naïve", "日本語", "Ωmega", "x2", "42", "ǅemal", "straße", "i\u{307}x"]
+        let separators = [" ", " ", " ", ", ", ". ", "\n", "\t", "-", "::", " \u{301} ", " 🙂 ", "—", "  "]
+        var text = ""
+        if Int.random(in: 0..<4, using: &random) == 0 { text += ["\u{301}", "\u{301} ", " ", "(", "🙂"].randomElement(using: &random)! }
+        for index in 0..<Int.random(in: 0...6, using: &random) {
+            if index > 0 { text += separators.randomElement(using: &random)! }
+            text += words.randomElement(using: &random)!
         }
-        var catalog = Catalog(fields: fields, items: items)
-        catalog.scopeAttribute = "kind"
-        let written = writer.bytes(scopeAttribute: "kind")
-        #expect(writer.count == count)
-        #expect(written == CatalogFormat.encode(catalog))
-        #expect(try CatalogFormat.decode(written).allItems == items)
+        if Int.random(in: 0..<4, using: &random) == 0 { text += [" \u{301}", "\u{301}", ".", ")", " "].randomElement(using: &random)! }
+        return text
+    }
+
+    /// Searched texts are stored as ranks of their words and separators: every spelling and
+    /// separator comes back as it was, and the words loading numbers without folding the text
+    /// are those folding it gives.
+    @Test(arguments: [1, 2, 3])
+    func searchedTextsComeBackAsSpelledAndTheirWordsAsFolded(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var items: [CatalogItem] = []
+        for number in 0..<(600 * Int(seed)) {
+            var item = CatalogItem(id: "item\(number)", fields: ["title": Self.randomText(&random), "body": Self.randomText(&random)])
+            if Int.random(in: 0..<6, using: &random) == 0 { item.fields["body"] = nil }
+            if Int.random(in: 0..<6, using: &random) == 0 { item.fields["notes"] = Self.randomText(&random) }
+            items.append(item)
+        }
+        let catalog = Catalog(items: items)
+        let decoded = try CatalogFormat.decode(CatalogFormat.encode(catalog))
+        if let first = zip(decoded.allItems, items).first(where: { $0 != $1 }) { Issue.record("decoded \(first.0), stored \(first.1)") }
+        for (number, item) in zip(decoded.liveNumbersInOrder, items) {
+            for (field, searched) in decoded.fields.enumerated() {
+                let indexed = decoded.words(of: number, field: field).map { decoded.vocabulary.string($0) }
+                #expect(indexed == WordFolding.words(of: item.fields[searched.name] ?? ""), "\(item.id) \(searched.name)")
+            }
+        }
+        var searcher = CatalogSearcher(), other = CatalogSearcher()
+        for text in ["net", "creme", "etude", "naive", "omega", "net creme", "strasse", "cr", "42 x2"] {
+            let query = CatalogQuery(text: text)
+            #expect(searcher.search(query, in: decoded).hits.map(\.id) == other.search(query, in: catalog).hits.map(\.id), "\(text)")
+        }
+    }
+
+    /// Equal catalogs store equal bytes, and storing a loaded catalog gives the bytes it came from.
+    @Test func equalCatalogsStoreEqualBytes() throws {
+        var random = SeededGenerator(seed: 17)
+        let items = (0..<2500).map { CatalogDifferentialTests.randomItem(&random, id: $0) }
+        let bytes = CatalogFormat.encode(Catalog(items: items))
+        #expect(bytes == CatalogFormat.encode(Catalog(items: items)))
+        #expect(bytes == CatalogFormat.encode(try CatalogFormat.decode(bytes)))
+    }
+
+    /// A lexicon whose spelling is not one word, or whose separator holds a word or would join
+    /// two words, is refused: loading trusts the stored words to be the text's.
+    @Test(arguments: [
+        (["net", "cr me"], [" ", ""], [0, 1], [0, 1, 1], "a spelling that is not one word"),
+        (["net", "tool"], [" ", "x "], [0, 1], [0, 1, 0], "a separator holding a word"),
+        (["net", "tool"], [" ", ""], [0, 1], [1, 1, 1], "a separator that joins words"),
+        (["net", "tool"], [" ", "\u{301} "], [0, 1], [1, 0, 0], nil),
+        (["net", "tool"], [" ", " \u{301}"], [0, 1], [0, 1, 0], "a separator that joins words"),
+        (["net", "tool"], [" ", " \u{301}"], [0, 1], [1, 0, 0], "a separator that joins words"),
+        (["net", "tool"], [" ", "\u{301} "], [0, 1], [0, 0, 1], "a separator that joins words"),
+        (["net", "tool"], [" ", " \u{301}"], [0, 1], [0, 0, 1], nil),
+        (["net", "tool"], [" ", "\u{301}"], [], [1], nil),
+        (["net"], [" "], [0, 0], [0, 0], "words left over in a block"),
+        (["net"], [" "], [0], [0, 0, 0], "more words than a block holds"),
+        (["net"], [" "], [0, 1], [0, 0, 0], "bad word rank"),
+        (["net"], [" "], [0], [0, 1], "bad separator rank"),
+    ] as [([String], [String], [Int], [Int], String?)])
+    func aLexiconThatWouldChangeTheWordsIsRefused(spellings: [String], separators: [String], words: [Int], separatorRanks: [Int], error: String?) throws {
+        let bytes = Self.storedCatalog(spellings: spellings, separators: separators, title: (words: words, separators: separatorRanks))
+        if let error {
+            #expect(throws: TreeIndexFormat.Error.corrupt(error)) { try CatalogFormat.decode(bytes) }
+        } else {
+            let catalog = try CatalogFormat.decode(bytes)
+            let text = separatorRanks.indices.map { index in
+                separators[separatorRanks[index]] + (index < separatorRanks.count - 1 ? spellings[words[index]] : "")
+            }.joined()
+            #expect(catalog.allItems == [CatalogItem(id: "p", fields: ["title": text])])
+        }
+    }
+
+    /// A version 3 file of one item "p" whose title has as many words as its separators less one,
+    /// its words (in the words part) and its separators given by rank; written by hand.
+    static func storedCatalog(spellings: [String], separators: [String], title: (words: [Int], separators: [Int])) -> [UInt8] {
+        func varint(_ value: Int, _ out: inout [UInt8]) { TreeIndexFormat.appendVarint(UInt64(value), to: &out) }
+        func string(_ text: String, _ out: inout [UInt8]) { varint(text.utf8.count, &out); out += text.utf8 }
+        var body: [UInt8] = []
+        varint(1, &body); string("title", &body); varint(4, &body)
+        string("", &body)
+        varint(0, &body); varint(0, &body)
+        var lexicon: [UInt8] = []
+        for text in spellings + separators { string(text, &lexicon) }
+        varint(spellings.count, &body); varint(separators.count, &body)
+        CatalogBlock.appendDeflated(lexicon, to: &body)
+        varint(1, &body); varint(1, &body)
+        var structure: [UInt8] = []
+        varint(0, &structure)
+        string("p", &structure)
+        varint(1, &structure); varint(0, &structure)
+        varint(title.separators.count - 1, &structure)
+        for rank in title.separators { varint(rank, &structure) }
+        varint(0, &structure)
+        var words: [UInt8] = []
+        varint(title.words.count, &words)
+        for rank in title.words { words.append(UInt8(rank)) }
+        varint(1, &body)
+        CatalogBlock.appendDeflated(structure, to: &body)
+        CatalogBlock.appendDeflated(words, to: &body)
+        var file = Array("TRAWLCT\0".utf8)
+        TreeIndexFormat.appendUInt(3, 4, to: &file)
+        TreeIndexFormat.appendUInt(UInt64(body.count), 8, to: &file)
+        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(body[...]), 8, to: &file)
+        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(file[...]), 8, to: &file)
+        return file + body
+    }
+
+    /// Version 2, as the previous release stored the fixtures' catalog.
+    @Test func aVersionTwoCatalogIsStillRead() throws {
+        let stored = try [UInt8](Data(contentsOf: fixturesDirectory.appendingPathComponent("catalog/version-2.catalog")))
+        let lines = try String(contentsOf: fixturesDirectory.appendingPathComponent("catalog/packages.jsonl"), encoding: .utf8)
+        let items = try lines.split(separator: "\n").map { try CatalogItem(jsonLine: String($0)) }
+        let catalog = try CatalogFormat.decode(stored)
+        #expect(TreeIndexFormat.readUInt(stored, 8, 4) == 2)
+        #expect(items.count == 319 && catalog.allItems == items)
+        #expect(catalog.scopeAttribute == "section")
     }
 
     @Test func theItemsAreStoredCompressedWithNamesAndValuesOnce() {

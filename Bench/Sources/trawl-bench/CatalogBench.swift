@@ -35,7 +35,7 @@ struct CatalogBench {
                 precondition((try? CatalogFormat.decode(stored))?.count == catalog.count, "the stored catalog does not load")
             }))
             report.add(Figure(name: "catalog.size", unit: "MB", samples: [Double(stored.count) / 1e6]))
-            report.note("catalog.size: \(String(format: "%.1f", Double(stored.count) / 1e6)) MB stored (CatalogFormat v\(CatalogFormat.version)); loading inflates and indexes the items again")
+            report.note("catalog.size: \(String(format: "%.1f", Double(stored.count) / 1e6)) MB stored (CatalogFormat v\(CatalogFormat.version)); loading numbers the words from their stored ranks and builds the postings again")
         }
         if report.wants("catalog.build.process") { try timeWholeProcessBuild(items) }
         let queries = try loadQueries(items: items)

@@ -1,0 +1,263 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import TrawlFiles
+import TrawlIndex
+
+/// The words and separators of a stored catalog's searched texts (``CatalogFormat`` version 3),
+/// each as spelled, numbered by how often it occurs (the most frequent first).
+///
+/// A searched text is stored as the ranks of its separators and words: one or two bytes for most
+/// words, which zlib then codes close to their entropy, where deflating the text itself costs
+/// about four bytes a word. The words are the catalog's own (``WordFolding``), so loading folds
+/// each spelling once and numbers the items' words without splitting or folding their text.
+///
+/// ```
+/// lexicon    varint spelling count, varint separator count, varint raw length,
+///            varint stored length, then the raw bytes deflated: the spellings, then the
+///            separators, each a string (varint byte count, UTF-8 bytes), in rank order
+/// ```
+struct CatalogLexicon: Sendable {
+    /// The spellings by rank, back to back, and where each ends.
+    private(set) var spellingBytes: [UInt8] = []
+    private(set) var spellingEnds: [UInt32] = []
+    /// The separators by rank, back to back, and where each ends.
+    private(set) var separatorBytes: [UInt8] = []
+    private(set) var separatorEnds: [UInt32] = []
+
+    var spellingCount: Int { spellingEnds.count }
+    var separatorCount: Int { separatorEnds.count }
+
+    func spelling(_ rank: Int) -> ArraySlice<UInt8> {
+        spellingBytes[(rank == 0 ? 0 : Int(spellingEnds[rank - 1]))..<Int(spellingEnds[rank])]
+    }
+
+    func separator(_ rank: Int) -> ArraySlice<UInt8> {
+        separatorBytes[(rank == 0 ? 0 : Int(separatorEnds[rank - 1]))..<Int(separatorEnds[rank])]
+    }
+
+    private mutating func appendSpelling<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+        spellingBytes += bytes
+        spellingEnds.append(UInt32(spellingBytes.count))
+    }
+
+    private mutating func appendSeparator<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+        separatorBytes += bytes
+        separatorEnds.append(UInt32(separatorBytes.count))
+    }
+
+    // MARK: Encoding
+
+    /// The ranks an encoder looks up: a word spelled as its folded form (most words) by its
+    /// vocabulary number, any other spelling and every separator by its bytes.
+    struct Ranks: Sendable {
+        /// By vocabulary number: the rank of the word spelled folded, or `.max`.
+        var folded: [UInt32]
+        var otherSpellings: [[UInt8]: UInt32] = [:]
+        var separators: [[UInt8]: UInt32] = [:]
+        /// By ``shortIndex(_:)``: the ranks of the separators of up to two bytes (`.max`: none),
+        /// nearly all of them.
+        var shortSeparators = [UInt32](repeating: .max, count: shortCount)
+
+        func separator(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+            shortIndex(bytes).map { shortSeparators[$0] } ?? separators[Array(bytes)]!
+        }
+    }
+
+    /// How many separators ``shortIndex(_:)`` numbers.
+    static let shortCount = 1 + 256 + 65536
+
+    /// A number below ``shortCount`` for each separator of up to two bytes (a table index, where
+    /// a dictionary would make and hash an array per separator); nil for longer ones.
+    @inline(__always)
+    static func shortIndex(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        switch bytes.count {
+        case 0: 0
+        case 1: 1 + Int(bytes[0])
+        case 2: 257 + Int(bytes[0]) << 8 + Int(bytes[1])
+        default: nil
+        }
+    }
+
+    /// The separator ``shortIndex(_:)`` gives `index`.
+    static func shortSeparator(_ index: Int) -> [UInt8] {
+        index == 0 ? [] : index < 257 ? [UInt8(index - 1)] : [UInt8((index - 257) >> 8), UInt8(truncatingIfNeeded: index - 257)]
+    }
+
+    /// How often each spelling and separator occurs in some items' searched texts.
+    private struct Tally {
+        var folded: [UInt32]
+        var otherSpellings: [[UInt8]: UInt32] = [:]
+        var separators: [[UInt8]: UInt32] = [:]
+        var shortSeparators = [UInt32](repeating: 0, count: shortCount)
+
+        init(vocabularyCount: Int) { folded = [UInt32](repeating: 0, count: vocabularyCount) }
+
+        mutating func add(_ other: Tally) {
+            for index in folded.indices { folded[index] += other.folded[index] }
+            for index in shortSeparators.indices { shortSeparators[index] += other.shortSeparators[index] }
+            otherSpellings.merge(other.otherSpellings, uniquingKeysWith: +)
+            separators.merge(other.separators, uniquingKeysWith: +)
+        }
+
+        mutating func countSeparator(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if let index = shortIndex(bytes) {
+                shortSeparators[index] += 1
+            } else {
+                separators[Array(bytes), default: 0] += 1
+            }
+        }
+    }
+
+    /// The lexicon of the searched texts of `catalog`'s items numbered `numbers`, and the ranks
+    /// that encode them; counted on all cores.
+    static func counting(_ catalog: Catalog, numbers: [UInt32]) -> (CatalogLexicon, Ranks) {
+        let parts = max(1, min(numbers.count / 4096, 16))
+        let tallies = SlotArray<Tally>(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var tally = Tally(vocabularyCount: catalog.vocabulary.count)
+            for number in numbers[(part * numbers.count / parts)..<((part + 1) * numbers.count / parts)] {
+                let item = catalog.items[Int(number)]!
+                for (field, searched) in catalog.fields.enumerated() {
+                    guard var text = item.fields[searched.name] else { continue }
+                    text.withUTF8 { text in
+                        forEachPiece(of: text, words: catalog.words(of: number, field: field), vocabulary: catalog.vocabulary) { separator in
+                            tally.countSeparator(separator)
+                        } word: { number, spelling in
+                            if let spelling {
+                                tally.otherSpellings[Array(spelling), default: 0] += 1
+                            } else {
+                                tally.folded[Int(number)] += 1
+                            }
+                        }
+                    }
+                }
+            }
+            tallies.set(part, tally)
+        }
+        var tally = tallies.take(0)!
+        for part in 1..<parts { tally.add(tallies.take(part)!) }
+
+        // Most frequent first; equal counts in byte order, so that equal catalogs store equal bytes.
+        enum Spelling { case folded(UInt32), other([UInt8]) }
+        var spellings: [(count: UInt32, bytes: ArraySlice<UInt8>, spelling: Spelling)] = []
+        for (number, count) in tally.folded.enumerated() where count > 0 {
+            spellings.append((count, catalog.vocabulary.word(UInt32(number)), .folded(UInt32(number))))
+        }
+        for (bytes, count) in tally.otherSpellings { spellings.append((count, bytes[...], .other(bytes))) }
+        spellings.sort { $0.count != $1.count ? $0.count > $1.count : $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        var separators = tally.separators.map { (count: $0.value, bytes: $0.key) }
+        for (index, count) in tally.shortSeparators.enumerated() where count > 0 { separators.append((count, shortSeparator(index))) }
+        separators.sort { $0.count != $1.count ? $0.count > $1.count : $0.bytes.lexicographicallyPrecedes($1.bytes) }
+
+        var lexicon = CatalogLexicon()
+        var ranks = Ranks(folded: [UInt32](repeating: .max, count: catalog.vocabulary.count))
+        for (rank, entry) in spellings.enumerated() {
+            lexicon.appendSpelling(entry.bytes)
+            switch entry.spelling {
+            case .folded(let number): ranks.folded[Int(number)] = UInt32(rank)
+            case .other(let bytes): ranks.otherSpellings[bytes] = UInt32(rank)
+            }
+        }
+        for (rank, entry) in separators.enumerated() {
+            lexicon.appendSeparator(entry.bytes)
+            if let index = entry.bytes.withUnsafeBufferPointer(shortIndex) {
+                ranks.shortSeparators[index] = UInt32(rank)
+            } else {
+                ranks.separators[entry.bytes] = UInt32(rank)
+            }
+        }
+        return (lexicon, ranks)
+    }
+
+    /// Calls `separator` and `word` in turn with the pieces of `text` whose words, numbered in
+    /// `vocabulary`, are `words`: the separator before each word, the word (its number, and its
+    /// spelling when that is not its folded form), and the separator after the last word.
+    static func forEachPiece(of text: UnsafeBufferPointer<UInt8>, words: ArraySlice<UInt32>, vocabulary: Vocabulary,
+                             separator: (UnsafeBufferPointer<UInt8>) -> Void,
+                             word: (UInt32, UnsafeBufferPointer<UInt8>?) -> Void) {
+        var end = 0
+        var index = words.startIndex
+        let bytes = vocabulary.bytes, starts = vocabulary.starts
+        WordFolding.forEachWord(in: text) { range, _ in
+            // The forward index holds the words this same scan found when the item was added.
+            precondition(index < words.endIndex, "a text with more words than its index holds")
+            separator(UnsafeBufferPointer(rebasing: text[end..<range.lowerBound]))
+            let spelling = UnsafeBufferPointer(rebasing: text[range])
+            let number = words[index]
+            // Spelled folded when its bytes are the vocabulary word's (memcmp: most words are).
+            let start = Int(starts[Int(number)]), length = Int(starts[Int(number) + 1]) - start
+            let isFolded = length == spelling.count && bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, spelling.baseAddress!, length) == 0 }
+            word(number, isFolded ? nil : spelling)
+            end = range.upperBound
+            index += 1
+        }
+        precondition(index == words.endIndex, "a text with fewer words than its index holds")
+        separator(UnsafeBufferPointer(rebasing: text[end...]))
+    }
+
+    /// Appends the stored form of the lexicon to `out`.
+    func append(to out: inout [UInt8]) {
+        var raw: [UInt8] = []
+        raw.reserveCapacity(spellingBytes.count + separatorBytes.count + 2 * (spellingCount + separatorCount))
+        for rank in 0..<spellingCount { CatalogBlock.appendBytes(spelling(rank), to: &raw) }
+        for rank in 0..<separatorCount { CatalogBlock.appendBytes(separator(rank), to: &raw) }
+        TreeIndexFormat.appendVarint(UInt64(spellingCount), to: &out)
+        TreeIndexFormat.appendVarint(UInt64(separatorCount), to: &out)
+        CatalogBlock.appendDeflated(raw, to: &out)
+    }
+
+    // MARK: Decoding
+
+    /// What loading needs beside the texts: by spelling rank, the vocabulary number of its folded
+    /// form; by separator rank, where it may stand (``Placement``).
+    struct Decoding: Sendable {
+        var lexicon: CatalogLexicon
+        var numbers: [UInt32]
+        var placements: [Placement]
+        /// The folded spellings, numbered as `numbers` says.
+        var vocabulary: Vocabulary
+    }
+
+    /// Where a separator may stand so that the words of the text it joins are the stored ones:
+    /// between two words only when it begins and ends outside words (a mark would join a word),
+    /// first only when it ends outside words, last only when it begins outside them (alone, in a
+    /// text without words, anywhere).
+    struct Placement: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let between = Placement(rawValue: 1)
+        static let first = Placement(rawValue: 2)
+        static let last = Placement(rawValue: 4)
+    }
+
+    /// Reads a lexicon, checking that each spelling is one word and each separator holds none.
+    static func decode(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> Decoding {
+        let spellingCount = try reader.varint(), separatorCount = try reader.varint()
+        let raw = try CatalogBlock.inflated(&reader)
+        guard spellingCount <= UInt64(raw.count), separatorCount <= UInt64(raw.count) else { throw .corrupt("bad lexicon") }
+        var rawReader = TreeIndexFormat.Reader(bytes: raw, end: raw.count)
+        var decoding = Decoding(lexicon: CatalogLexicon(), numbers: [], placements: [], vocabulary: Vocabulary())
+        decoding.numbers.reserveCapacity(Int(spellingCount))
+        for _ in 0..<spellingCount {
+            let bytes = try CatalogBlock.utf8(&rawReader)
+            guard let folded = bytes.withUnsafeBufferPointer({ WordFolding.foldedWord($0) }) else { throw .corrupt("a spelling that is not one word") }
+            decoding.lexicon.appendSpelling(bytes)
+            decoding.numbers.append(folded.withUnsafeBufferPointer { decoding.vocabulary.number(adding: $0) })
+        }
+        for _ in 0..<separatorCount {
+            let bytes = try CatalogBlock.utf8(&rawReader)
+            guard let edges = bytes.withUnsafeBufferPointer({ WordFolding.separatorEdges($0) }) else { throw .corrupt("a separator holding a word") }
+            decoding.lexicon.appendSeparator(bytes)
+            var placement: Placement = []
+            if !bytes.isEmpty && !edges.startsInWord && !edges.endsInWord { placement.insert(.between) }
+            if !edges.endsInWord { placement.insert(.first) }
+            if !edges.startsInWord { placement.insert(.last) }
+            decoding.placements.append(placement)
+        }
+        guard rawReader.position == raw.count else { throw .corrupt("trailing bytes in the lexicon") }
+        return decoding
+    }
+}
