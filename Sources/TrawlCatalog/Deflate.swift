@@ -38,19 +38,7 @@ enum Deflate {
     }
 
     /// `bytes` compressed (a zlib stream).
-    static func compress(_ bytes: [UInt8]) -> [UInt8] {
-        var length = compressBound(uLong(bytes.count))
-        var out = [UInt8](repeating: 0, count: Int(length))
-        let status = out.withUnsafeMutableBufferPointer { target in
-            bytes.withUnsafeBufferPointer { source in
-                compress2(target.baseAddress, &length, source.baseAddress, uLong(source.count), 1)
-            }
-        }
-        // Only a too-small target or no memory fail, and the target has zlib's own bound.
-        precondition(status == Z_OK, "deflate failed (\(status))")
-        out.removeLast(out.count - Int(length))
-        return out
-    }
+    static func compress(_ bytes: [UInt8]) -> [UInt8] { compress(bytes, strategy: Z_DEFAULT_STRATEGY) }
 
     /// The `count` bytes that `stream` holds compressed; nil when it is not a zlib stream of
     /// exactly that many bytes.
