@@ -174,7 +174,7 @@ enum CatalogBlock {
             guard placements[Int(rank)].contains(placement) else { throw .corrupt("a separator that joins words") }
             // Through a buffer pointer: a slice of the array would retain and release it.
             separatorBytes.withUnsafeBufferPointer { bytes in
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(rank == 0 ? 0 : Int(separatorEnds[Int(rank) - 1]))..<Int(separatorEnds[Int(rank)])]))
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[CatalogLexicon.bounds(of: Int(rank), ends: separatorEnds)]))
             }
         }
         for (reference, item) in texts {
@@ -189,7 +189,7 @@ enum CatalogBlock {
                     let rank = try words.next()
                     guard rank < spellingEnds.count else { throw .corrupt("bad word rank") }
                     spellingBytes.withUnsafeBufferPointer { bytes in
-                        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(rank == 0 ? 0 : Int(spellingEnds[rank - 1]))..<Int(spellingEnds[rank])]))
+                        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[CatalogLexicon.bounds(of: rank, ends: spellingEnds)]))
                     }
                     numbers.append(wordNumbers[rank])
                     try appendSeparator(&reader, at: index == count - 1 ? .last : .between)
@@ -328,10 +328,7 @@ enum CatalogBlock {
         return Array(bytes)
     }
 
-    static func appendString(_ string: String, to out: inout [UInt8]) {
-        TreeIndexFormat.appendVarint(UInt64(string.utf8.count), to: &out)
-        out += string.utf8
-    }
+    static func appendString(_ string: String, to out: inout [UInt8]) { appendBytes(string.utf8, to: &out) }
 
     static func string(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> String {
         let bytes = try reader.bytes(try reader.count())

@@ -31,13 +31,13 @@ struct CatalogLexicon: Sendable {
     var spellingCount: Int { spellingEnds.count }
     var separatorCount: Int { separatorEnds.count }
 
-    func spelling(_ rank: Int) -> ArraySlice<UInt8> {
-        spellingBytes[(rank == 0 ? 0 : Int(spellingEnds[rank - 1]))..<Int(spellingEnds[rank])]
-    }
+    func spelling(_ rank: Int) -> ArraySlice<UInt8> { spellingBytes[Self.bounds(of: rank, ends: spellingEnds)] }
 
-    func separator(_ rank: Int) -> ArraySlice<UInt8> {
-        separatorBytes[(rank == 0 ? 0 : Int(separatorEnds[rank - 1]))..<Int(separatorEnds[rank])]
-    }
+    func separator(_ rank: Int) -> ArraySlice<UInt8> { separatorBytes[Self.bounds(of: rank, ends: separatorEnds)] }
+
+    /// Where entry `rank` lies in bytes back to back whose entries end where `ends` says.
+    @inline(__always)
+    static func bounds(of rank: Int, ends: [UInt32]) -> Range<Int> { (rank == 0 ? 0 : Int(ends[rank - 1]))..<Int(ends[rank]) }
 
     private mutating func appendSpelling<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
         spellingBytes += bytes
