@@ -35,10 +35,12 @@ public struct FindRequest: Equatable, Sendable {
 
     /// Why this request cannot run, or nil when it can.
     public var problem: String? {
-        for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context)] {
-            if let value, value < 0 { return "\(name) takes a number of lines, not \(value)" }
+        // Checked one by one: an array of (name, value) tuples made its type's metadata at every start.
+        func negative(_ name: String, _ value: Int?) -> String? {
+            guard let value, value < 0 else { return nil }
+            return "\(name) takes a number of lines, not \(value)"
         }
-        return walkSwitches.problem
+        return negative("-A", afterContext) ?? negative("-B", beforeContext) ?? negative("-C", context) ?? walkSwitches.problem
     }
 
     /// Runs the search; returns the exit status (0 found, 1 nothing found, 2 error). Call only

@@ -17,7 +17,7 @@ struct ListingPositions: Sendable {
     /// The positions of `files`; `nil` when two of them have the same number (no index writes
     /// that, but a manifest that says so is answered with a pass over every file).
     init?(_ files: [TreeListing.File]) {
-        let limit = files.lazy.compactMap(\.number).max().map { Int($0) + 1 } ?? 0
+        let limit = files.lazy.compactMap { $0.number }.max().map { Int($0) + 1 } ?? 0
         guard files.count < Int32.max else { return nil }
         var positionOfNumber = [Int32](repeating: -1, count: limit)
         var unnumbered: [Int] = []

@@ -117,7 +117,7 @@ public struct NGramIndex: Sendable {
         case .all:
             return nil
         case .literal(let literal):
-            let keys = literal.trigrams.map { ($0.key, size($0.key)) }.sorted { $0.1 < $1.1 }.map(\.0)
+            let keys = literal.trigrams.map { ($0.key, size($0.key)) }.sorted { $0.1 < $1.1 }.map { $0.0 }
             guard let first = keys.first else { return nil }
             var result = try units(first, nil)
             for key in keys.dropFirst() where !result.isEmpty { result = try units(key, result) }

@@ -116,7 +116,7 @@ public enum TreeIndexStore {
         try writeAtomically(encoded, to: manifestPath(root))
         // Under the lock nothing else writes here: segments not named and temporary manifests
         // are leftovers (of runs that were killed).
-        let named = Set(manifest.segments.map(\.name))
+        let named = Set(manifest.segments.map { $0.name })
         if case .success(let entries) = folder.directoryEntries() {
             for entry in entries {
                 let name = String(decoding: entry.name, as: UTF8.self)

@@ -73,7 +73,9 @@ public struct WordSeparators: Hashable, Sendable {
         var low: UInt64 = 0, high: UInt64 = 0
         for value in 0..<128 {
             let scalar = Unicode.Scalar(UInt8(value))
-            if scalar.properties.isWhitespace || self.characters.contains(scalar) {
+            // Unicode's White_Space in ASCII is tab to carriage return and space: asking the
+            // property tables instead costs every `trawl` run their first use (page faults).
+            if (9...13).contains(value) || value == 32 || self.characters.contains(scalar) {
                 if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
             }
         }

@@ -84,5 +84,5 @@ struct PrefilterSet: Hashable, Sendable {
     var literals: [PrefilterLiteral]
 
     /// How selective the set is: as good as its least selective member.
-    var score: Int { literals.map(\.score).min() ?? 0 }
+    var score: Int { literals.map { $0.score }.min() ?? 0 }
 }

@@ -35,7 +35,7 @@ public indirect enum LiteralQuery: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .all: []
         case .literal(let literal): [literal]
-        case .and(let parts), .or(let parts): parts.flatMap(\.literals)
+        case .and(let parts), .or(let parts): parts.flatMap { $0.literals }
         }
     }
 
@@ -43,8 +43,8 @@ public indirect enum LiteralQuery: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .all: "ALL"
         case .literal(let literal): literal.description
-        case .and(let parts): "(" + parts.map(\.description).joined(separator: " AND ") + ")"
-        case .or(let parts): "(" + parts.map(\.description).joined(separator: " OR ") + ")"
+        case .and(let parts): "(" + parts.map { $0.description }.joined(separator: " AND ") + ")"
+        case .or(let parts): "(" + parts.map { $0.description }.joined(separator: " OR ") + ")"
         }
     }
 
@@ -104,7 +104,7 @@ public indirect enum LiteralQuery: Hashable, Sendable, CustomStringConvertible {
 
     /// One of the literals of a set (an empty literal makes the whole set ``all``).
     static func anyOf(_ set: Set<[UInt16]>) -> LiteralQuery {
-        if set.contains(where: \.isEmpty) { return .all }
+        if set.contains(where: { $0.isEmpty }) { return .all }
         return disjunction(set.sorted { $0.lexicographicallyPrecedes($1) }.map { .literal(QueryLiteral(units: $0)) })
     }
 

@@ -42,7 +42,7 @@ final class LiteralScanner {
         let seam: UnsafeMutablePointer<UInt8>
 
         init(_ literals: [PrefilterLiteral]) {
-            lengths = literals.map(\.count)
+            lengths = literals.map { $0.count }
             count = literals.count
             shortest = lengths.min()!
             longest = lengths.max()!
@@ -96,7 +96,7 @@ final class LiteralScanner {
 
     init(literals: [PrefilterLiteral], text: any SearchableText, range: Range<Int>) {
         self.literals = literals
-        anchors = literals.map(\.anchorIndex)
+        anchors = literals.map { $0.anchorIndex }
         anchorSet = Array(Set(zip(literals, anchors).flatMap { PrefilterLiteral.bytes(of: $0.units[$1]) })).sorted()
         minAnchor = anchors.min() ?? 0
         self.text = text

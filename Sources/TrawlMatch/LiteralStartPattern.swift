@@ -59,7 +59,7 @@ struct LiteralStartPattern: Sendable {
     /// starting literals are `literals` (the prefilter's, found before its classes are compiled).
     init?(pattern: [UInt8], startingWith literals: Set<[UInt8]>) {
         var parser = Parser(pattern: pattern)
-        guard let starts = parser.startingLiterals(), Set(starts) == literals, !starts.contains(where: \.isEmpty),
+        guard let starts = parser.startingLiterals(), Set(starts) == literals, !starts.contains(where: { $0.isEmpty }),
               let (items, boundary) = parser.rest() else { return nil }
         // An unbounded repeat must not be able to take the first character of what follows it.
         for index in items.indices {

@@ -22,7 +22,7 @@ final class LiteralStarts: Sendable {
     let overlapShifts: [Int]
 
     static func overlapShifts(_ literals: [[UInt8]]) -> [Int] {
-        let longest = literals.map(\.count).max() ?? 0
+        let longest = literals.map { $0.count }.max() ?? 0
         return (1..<max(longest, 1)).filter { shift in
             literals.contains { outer in
                 shift < outer.count && literals.contains { inner in zip(outer[shift...], inner).allSatisfy { $0 == $1 } }

@@ -112,9 +112,9 @@ struct PatternInfo {
                 required = nil
             }
         }
-        let lengths = items.map(\.maxLength)
+        let lengths = items.map { $0.maxLength }
         return PatternInfo(exact: exact, required: required, canMatchLineFeed: items.contains { $0.canMatchLineFeed },
-                           query: LiteralQuery.disjunction(items.map(\.query)),
+                           query: LiteralQuery.disjunction(items.map { $0.query }),
                            maxLength: .some(lengths.contains { $0 == nil } ? nil : lengths.compactMap { $0 }.max()))
     }
 

@@ -9,6 +9,18 @@ import TrawlText
 @Suite struct WholeWordTests {
     static let separators = WordSeparators.default
 
+    /// The ASCII table, built without the Unicode property tables, says what the definition
+    /// says: whitespace (Unicode's White_Space) or one of the characters given.
+    @Test(arguments: ["", "-", WordSeparators.default.characters.map(String.init).joined(), "_a Z\t"])
+    func asciiSeparatorsAreWhitespaceOrTheCharactersGiven(_ characters: String) {
+        let separators = WordSeparators(characters)
+        for value in UInt8(0)...127 {
+            let scalar = Unicode.Scalar(value)
+            #expect(separators.isSeparator(scalar) == (scalar.properties.isWhitespace || characters.unicodeScalars.contains(scalar)),
+                    "U+\(String(value, radix: 16))")
+        }
+    }
+
     /// The matches by the definition: at each scalar, the needle's occurrence there, kept when
     /// both its ends are boundaries (then the search goes on after it).
     static func oracle(_ needle: [UInt8], in text: [UInt8], caseless: Bool) -> [Range<Int>] {
