@@ -85,8 +85,7 @@ enum CatalogBlock {
                     CatalogLexicon.forEachPiece(of: text, words: words, vocabulary: catalog.vocabulary) { separator in
                         TreeIndexFormat.appendVarint(UInt64(ranks.separator(separator)), to: &pieces)
                     } word: { number, spelling in
-                        let rank = spelling.map { ranks.otherSpellings[Array($0)]! } ?? ranks.folded[Int(number)]
-                        RankCode.append(rank, leads: &textLeads, tails: &textTails)
+                        RankCode.append(ranks.word(number, spelling), leads: &textLeads, tails: &textTails)
                     }
                 }
                 texts[reference] += pieces

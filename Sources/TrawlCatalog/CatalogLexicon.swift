@@ -56,6 +56,9 @@ struct CatalogLexicon: Sendable {
     struct Ranks: Sendable {
         /// By vocabulary number: the rank of the word spelled folded, or `.max`.
         var folded: [UInt32]
+        /// By vocabulary number: the rank of the word spelled with its first letter (ASCII) in
+        /// uppercase, or `.max`.
+        var capitalized: [UInt32]
         var otherSpellings: [[UInt8]: UInt32] = [:]
         var separators: [[UInt8]: UInt32] = [:]
         /// By ``shortIndex(_:)``: the ranks of the separators of up to two bytes (`.max`: none),
@@ -65,6 +68,23 @@ struct CatalogLexicon: Sendable {
         func separator(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
             shortIndex(bytes).map { shortSeparators[$0] } ?? separators[Array(bytes)]!
         }
+
+        func word(_ number: UInt32, _ spelling: Spelling) -> UInt32 {
+            switch spelling {
+            case .folded: folded[Int(number)]
+            case .capitalized: capitalized[Int(number)]
+            case .other(let bytes): otherSpellings[Array(bytes)]!
+            }
+        }
+    }
+
+    /// How a word of a text is spelled against its folded form: a fifth of the words of Debian's
+    /// descriptions are not spelled folded, and two thirds of those only start with a capital,
+    /// counted and ranked by number instead of by their bytes in a dictionary.
+    enum Spelling {
+        case folded
+        case capitalized
+        case other(UnsafeBufferPointer<UInt8>)
     }
 
     /// How many separators ``shortIndex(_:)`` numbers.
@@ -90,14 +110,21 @@ struct CatalogLexicon: Sendable {
     /// How often each spelling and separator occurs in some items' searched texts.
     private struct Tally {
         var folded: [UInt32]
+        var capitalized: [UInt32]
         var otherSpellings: [[UInt8]: UInt32] = [:]
         var separators: [[UInt8]: UInt32] = [:]
         var shortSeparators = [UInt32](repeating: 0, count: shortCount)
 
-        init(vocabularyCount: Int) { folded = [UInt32](repeating: 0, count: vocabularyCount) }
+        init(vocabularyCount: Int) {
+            folded = [UInt32](repeating: 0, count: vocabularyCount)
+            capitalized = folded
+        }
 
         mutating func add(_ other: Tally) {
-            for index in folded.indices { folded[index] += other.folded[index] }
+            for index in folded.indices {
+                folded[index] += other.folded[index]
+                capitalized[index] += other.capitalized[index]
+            }
             for index in shortSeparators.indices { shortSeparators[index] += other.shortSeparators[index] }
             otherSpellings.merge(other.otherSpellings, uniquingKeysWith: +)
             separators.merge(other.separators, uniquingKeysWith: +)
@@ -127,10 +154,10 @@ struct CatalogLexicon: Sendable {
                         forEachPiece(of: text, words: catalog.words(of: number, field: field), vocabulary: catalog.vocabulary) { separator in
                             tally.countSeparator(separator)
                         } word: { number, spelling in
-                            if let spelling {
-                                tally.otherSpellings[Array(spelling), default: 0] += 1
-                            } else {
-                                tally.folded[Int(number)] += 1
+                            switch spelling {
+                            case .folded: tally.folded[Int(number)] += 1
+                            case .capitalized: tally.capitalized[Int(number)] += 1
+                            case .other(let bytes): tally.otherSpellings[Array(bytes), default: 0] += 1
                             }
                         }
                     }
@@ -142,10 +169,15 @@ struct CatalogLexicon: Sendable {
         for part in 1..<parts { tally.add(tallies.take(part)!) }
 
         // Most frequent first; equal counts in byte order, so that equal catalogs store equal bytes.
-        enum Spelling { case folded(UInt32), other([UInt8]) }
-        var spellings: [(count: UInt32, bytes: ArraySlice<UInt8>, spelling: Spelling)] = []
+        enum Entry { case folded(UInt32), capitalized(UInt32), other([UInt8]) }
+        var spellings: [(count: UInt32, bytes: ArraySlice<UInt8>, spelling: Entry)] = []
         for (number, count) in tally.folded.enumerated() where count > 0 {
             spellings.append((count, catalog.vocabulary.word(UInt32(number)), .folded(UInt32(number))))
+        }
+        for (number, count) in tally.capitalized.enumerated() where count > 0 {
+            var bytes = catalog.vocabulary.word(UInt32(number))
+            bytes[bytes.startIndex] -= 0x20
+            spellings.append((count, bytes, .capitalized(UInt32(number))))
         }
         for (bytes, count) in tally.otherSpellings { spellings.append((count, bytes[...], .other(bytes))) }
         spellings.sort { $0.count != $1.count ? $0.count > $1.count : $0.bytes.lexicographicallyPrecedes($1.bytes) }
@@ -154,11 +186,13 @@ struct CatalogLexicon: Sendable {
         separators.sort { $0.count != $1.count ? $0.count > $1.count : $0.bytes.lexicographicallyPrecedes($1.bytes) }
 
         var lexicon = CatalogLexicon()
-        var ranks = Ranks(folded: [UInt32](repeating: .max, count: catalog.vocabulary.count))
+        var ranks = Ranks(folded: [UInt32](repeating: .max, count: catalog.vocabulary.count),
+                          capitalized: [UInt32](repeating: .max, count: catalog.vocabulary.count))
         for (rank, entry) in spellings.enumerated() {
             lexicon.appendSpelling(entry.bytes)
             switch entry.spelling {
             case .folded(let number): ranks.folded[Int(number)] = UInt32(rank)
+            case .capitalized(let number): ranks.capitalized[Int(number)] = UInt32(rank)
             case .other(let bytes): ranks.otherSpellings[bytes] = UInt32(rank)
             }
         }
@@ -174,11 +208,13 @@ struct CatalogLexicon: Sendable {
     }
 
     /// Calls `separator` and `word` in turn with the pieces of `text` whose words, numbered in
-    /// `vocabulary`, are `words`: the separator before each word, the word (its number, and its
-    /// spelling when that is not its folded form), and the separator after the last word.
+    /// `vocabulary`, are `words`: the separator before each word, the word (its number, and how
+    /// it is spelled against its folded form), and the separator after the last word. Inlined,
+    /// so that the callers' closures write to their own locals.
+    @inline(__always)
     static func forEachPiece(of text: UnsafeBufferPointer<UInt8>, words: ArraySlice<UInt32>, vocabulary: Vocabulary,
                              separator: (UnsafeBufferPointer<UInt8>) -> Void,
-                             word: (UInt32, UnsafeBufferPointer<UInt8>?) -> Void) {
+                             word: (UInt32, Spelling) -> Void) {
         var end = 0
         var index = words.startIndex
         let bytes = vocabulary.bytes, starts = vocabulary.starts
@@ -188,10 +224,22 @@ struct CatalogLexicon: Sendable {
             separator(UnsafeBufferPointer(rebasing: text[end..<range.lowerBound]))
             let spelling = UnsafeBufferPointer(rebasing: text[range])
             let number = words[index]
-            // Spelled folded when its bytes are the vocabulary word's (memcmp: most words are).
+            // Spelled folded when its bytes are the vocabulary word's (memcmp: most words are),
+            // capitalized when they differ only in an uppercase first letter (ASCII).
             let start = Int(starts[Int(number)]), length = Int(starts[Int(number) + 1]) - start
-            let isFolded = length == spelling.count && bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, spelling.baseAddress!, length) == 0 }
-            word(number, isFolded ? nil : spelling)
+            var kind = Spelling.other(spelling)
+            if length == spelling.count {
+                bytes.withUnsafeBufferPointer { folded in
+                    let first = spelling[0]
+                    if first == folded[start] {
+                        if memcmp(folded.baseAddress! + start, spelling.baseAddress!, length) == 0 { kind = .folded }
+                    } else if (0x41...0x5A).contains(first), first | 0x20 == folded[start],
+                              memcmp(folded.baseAddress! + start + 1, spelling.baseAddress! + 1, length - 1) == 0 {
+                        kind = .capitalized
+                    }
+                }
+            }
+            word(number, kind)
             end = range.upperBound
             index += 1
         }
