@@ -2,6 +2,14 @@
 #include "TrawlKernels.h"
 #include "Dispatch.h"
 #include <string.h>
+#include <stdatomic.h>
+#if defined(__x86_64__)
+#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#else
+#include <cpuid.h>
+#endif
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -117,10 +125,32 @@ static size_t find_pair_avx2(const uint8_t *bytes, size_t starts,
 }
 #undef PAIR_STEP_AVX2
 
+// Not `__builtin_cpu_supports`: it links the compiler runtime's CPU model, whose constructor asks
+// the CPU a dozen `cpuid` questions at every start, and a hypervisor traps each one (about 8 µs
+// apiece on this project's VM: a tenth of `trawl`'s whole start). glibc has already asked and
+// keeps the answer; elsewhere the CPU is asked here, once, on the first wide search.
+static int avx2_usable(void) {
+#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+    return CPU_FEATURE_ACTIVE(AVX2) ? 1 : 0;
+#else
+    unsigned int a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) return 0;
+    unsigned int low, high;
+    __asm__("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    if ((low & 0x6) != 0x6) return 0;  // the OS saves the XMM and YMM registers
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    return (b & bit_AVX2) ? 1 : 0;
+#endif
+}
+
 int trawl_has_avx2(void) {
-    static int state = -1;
-    if (state < 0) state = __builtin_cpu_supports("avx2") ? 1 : 0;
-    return state;
+    static _Atomic int state = -1;
+    int known = atomic_load_explicit(&state, memory_order_relaxed);
+    if (known < 0) {
+        known = avx2_usable();
+        atomic_store_explicit(&state, known, memory_order_relaxed);
+    }
+    return known;
 }
 #endif
 
