@@ -53,6 +53,20 @@ public struct PatternOptions: Sendable {
         return false
     }
 
+    /// Whether a regex pattern matches exactly its own text: it has no character that PCRE2's syntax
+    /// gives a meaning (`\ ^ $ . | ? * + ( ) [ ] { }`), and no line break (which a literal would also
+    /// match as a CRLF).
+    static func isPlainText(_ pattern: String) -> Bool {
+        pattern.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "."), UInt8(ascii: "|"),
+                 UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                 UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"), 0x0A, 0x0D: false
+            default: true
+            }
+        }
+    }
+
     /// Builds the matcher.
     /// - Throws: ``MatchError/invalidPattern(message:offset:)`` for a bad regex.
     public func makeMatcher() throws(MatchError) -> any Matcher {
@@ -60,7 +74,9 @@ public struct PatternOptions: Sendable {
         guard !pattern.isEmpty else {
             throw .invalidPattern(message: "the pattern is empty (to match every line, use '^')", offset: 0)
         }
-        if fixedStrings { return LiteralMatcher(pattern, options: findOptions) }
+        // A regex without a metacharacter is its own text: found as a literal, as `-F` finds it, without
+        // parsing and compiling it (a fifth of the start of a search a watcher answers).
+        if fixedStrings || PatternOptions.isPlainText(pattern) { return LiteralMatcher(pattern, options: findOptions) }
         var options = findOptions
         options.syntax = .regex
         return try RegexMatcher(pattern, options: options)
