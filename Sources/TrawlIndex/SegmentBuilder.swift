@@ -63,20 +63,39 @@ struct SegmentBuilder {
         let encoded = SlotArray<(table: [UInt8], lists: [UInt8], keys: Int)>(count: parts)
         let files = self.files, fileNumbers = self.numbers
         DispatchQueue.concurrentPerform(iterations: parts) { part in
-            // The part's postings from every file, by first byte: key (its last two bytes) and file.
-            var lows = [[UInt16]](repeating: [], count: bucketsPerPart)
-            var numbers = [[UInt32]](repeating: [], count: bucketsPerPart)
-            var postings = 0
+            // The part's postings from every file, by first byte: key (its last two bytes) and file,
+            // counted first and then placed in two flat arrays (an array per first byte grown by
+            // appending checked its uniqueness and capacity twice per posting: a tenth of a build).
+            let firstByte = part * bucketsPerPart
+            var bucketStarts = [Int](repeating: 0, count: bucketsPerPart + 1)
+            for file in files {
+                for index in file.partStarts[part]..<file.partStarts[part + 1] {
+                    bucketStarts[Int(file.keys[index] >> 16 & 0xFF) - firstByte + 1] += 1
+                }
+            }
+            for bucket in 0..<bucketsPerPart { bucketStarts[bucket + 1] += bucketStarts[bucket] }
+            let postings = bucketStarts[bucketsPerPart]
+            var placing = bucketStarts
+            let lowsStorage = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: postings)
+            let numbersStorage = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: postings)
+            defer {
+                lowsStorage.deallocate()
+                numbersStorage.deallocate()
+            }
             for (offset, file) in files.enumerated() {
                 let number = fileNumbers[offset]
-                for index in file.partStarts[part]..<file.partStarts[part + 1] {
-                    let key = file.keys[index]
-                    let bucket = Int(key >> 16 & 0xFF) - part * bucketsPerPart
-                    lows[bucket].append(UInt16(truncatingIfNeeded: key))
-                    numbers[bucket].append(number)
+                file.keys.withUnsafeBufferPointer { keys in
+                    for key in keys[file.partStarts[part]..<file.partStarts[part + 1]] {
+                        let bucket = Int(key >> 16 & 0xFF) - firstByte
+                        let at = placing[bucket]
+                        lowsStorage[at] = UInt16(truncatingIfNeeded: key)
+                        numbersStorage[at] = number
+                        placing[bucket] = at + 1
+                    }
                 }
-                postings += file.partStarts[part + 1] - file.partStarts[part]
             }
+            let lows = (0..<bucketsPerPart).map { UnsafeBufferPointer(rebasing: lowsStorage[bucketStarts[$0]..<bucketStarts[$0 + 1]]) }
+            let numbers = (0..<bucketsPerPart).map { UnsafeBufferPointer(rebasing: numbersStorage[bucketStarts[$0]..<bucketStarts[$0 + 1]]) }
             var table: [UInt8] = []
             var written = 0, keyCount = 0
             // counts[low + 1]: where low's files begin once summed; placing moves it on to where
