@@ -6,7 +6,8 @@
 #if defined(__x86_64__)
 #if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
-#else
+#endif
+#if !defined(CPU_FEATURE_ACTIVE)  // before glibc 2.33, or not glibc
 #include <cpuid.h>
 #endif
 #endif
@@ -130,11 +131,11 @@ static size_t find_pair_avx2(const uint8_t *bytes, size_t starts,
 // apiece on this project's VM: a tenth of `trawl`'s whole start). glibc has already asked and
 // keeps the answer; elsewhere the CPU is asked here, once, on the first wide search.
 static int avx2_usable(void) {
-#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#if defined(CPU_FEATURE_ACTIVE)
     return CPU_FEATURE_ACTIVE(AVX2) ? 1 : 0;
 #else
     unsigned int a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) return 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) return 0;
     unsigned int low, high;
     __asm__("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
     if ((low & 0x6) != 0x6) return 0;  // the OS saves the XMM and YMM registers
