@@ -76,7 +76,7 @@ public struct PatternOptions: Sendable {
         }
         // A regex without a metacharacter is its own text: found as a literal, as `-F` finds it, without
         // parsing and compiling it (a fifth of the start of a search a watcher answers).
-        if fixedStrings || PatternOptions.isPlainText(pattern) { return LiteralMatcher(pattern, options: findOptions) }
+        if fixedStrings || PatternOptions.isPlainText(pattern) { return try LiteralMatcher(pattern, options: findOptions) }
         var options = findOptions
         options.syntax = .regex
         return try RegexMatcher(pattern, options: options)

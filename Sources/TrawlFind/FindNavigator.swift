@@ -158,20 +158,18 @@ public final class FindNavigator {
             diagnostic = .emptyQuery
             return
         }
-        switch options.syntax {
-        case .literal:
-            matcher = LiteralMatcher(query, options: options)
-        case .regex:
-            do {
-                matcher = try RegexMatcher(query, options: options)
-            } catch {
-                if case .invalidPattern(let message, let offset) = error {
-                    diagnostic = .invalidPattern(message: message, offset: offset)
-                } else {
-                    diagnostic = .invalidPattern(message: error.description, offset: 0)
-                }
-                return
+        do {
+            switch options.syntax {
+            case .literal: matcher = try LiteralMatcher(query, options: options)
+            case .regex: matcher = try RegexMatcher(query, options: options)
             }
+        } catch {
+            if case .invalidPattern(let message, let offset) = error {
+                diagnostic = .invalidPattern(message: message, offset: offset)
+            } else {
+                diagnostic = .invalidPattern(message: error.description, offset: 0)
+            }
+            return
         }
         let text = document.text
         // The index names the only regions that can match (exactly the matches of a full search).

@@ -44,7 +44,9 @@ public struct LiteralMatcher: Matcher {
     public var canMatchAcrossLines: Bool { needle.utf8.contains(0x0A) }
 
     /// Creates a matcher for `needle`; `options.syntax` is ignored. An empty needle matches nothing.
-    public init(_ needle: String, options: FindOptions = FindOptions()) {
+    /// - Throws: ``MatchError/invalidPattern(message:offset:)`` when a needle matched by PCRE2 (see
+    ///   above) is too long for it to compile: tens of thousands of characters, caseless.
+    public init(_ needle: String, options: FindOptions = FindOptions()) throws(MatchError) {
         self.needle = needle
         var options = options
         options.syntax = .literal
@@ -59,8 +61,7 @@ public struct LiteralMatcher: Matcher {
         } else {
             var regexOptions = options
             regexOptions.syntax = .regex
-            // An escaped literal always compiles.
-            implementation = .regex(try! RegexMatcher(LiteralMatcher.escapedPattern(needle), options: regexOptions))
+            implementation = .regex(try RegexMatcher(LiteralMatcher.escapedPattern(needle), options: regexOptions))
         }
     }
 

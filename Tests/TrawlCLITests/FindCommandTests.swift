@@ -85,6 +85,17 @@ import Testing
         #expect(try trawl(["find", "-c", "--", "-> Void", "Sources/Net/EventLoop.swift"], in: tree).stdout == "2\n", "-- ends options")
     }
 
+    @Test func aNeedleTooLongForPCRE2IsAnErrorNotACrash() throws {
+        // Caseless `s` also matches the long s, so PCRE2 matches this needle; 30,000 of them are more
+        // than it compiles.
+        let needle = String(repeating: "s", count: 30_000)
+        for flags in [["-i"], ["-i", "-F"]] {
+            let run = try trawl(["find", "-c"] + flags + [needle, "Sources/Net/EventLoop.swift"], in: tree)
+            #expect(run.status == 2, "\(flags)")
+            #expect(run.stderr.contains("too large"), "\(flags): \(run.stderr.prefix(300))")
+        }
+    }
+
     @Test func countsLinesVersusMatches() throws {
         let lines = try trawl(["find", "-c", "t", "Sources"], in: tree).stdoutLines
         let matches = try trawl(["find", "--count-matches", "t", "Sources"], in: tree).stdoutLines

@@ -70,7 +70,7 @@ extension FileReplacementTests {
         let top = try temporaryFolder("stop")
         let names = (0..<50).map { "f\($0 + 100).txt" }
         for name in names { try Data("alpha\n".utf8).write(to: top.appendingPathComponent(name)) }
-        let replacement = FileReplacement(matcher: LiteralMatcher("alpha"), template: ReplacementTemplate(literal: "omega"))
+        let replacement = FileReplacement(matcher: try LiteralMatcher("alpha"), template: ReplacementTemplate(literal: "omega"))
         let seen = await Task.detached {
             var seen = 0
             _ = replacement.apply(to: [FilePath(top.path)], walk: WalkOptions()) { _ in

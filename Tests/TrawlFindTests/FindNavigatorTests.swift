@@ -56,6 +56,14 @@ import TrawlText
         #expect(find.diagnostic == .invalidPattern(message: "missing closing parenthesis", offset: 2))
         find.query = "(a)"
         #expect(find.diagnostic == nil && find.matchCount == 1)
+        // A caseless literal PCRE2 cannot compile (too long) is a diagnostic too, not a crash.
+        find.options = FindOptions(matchCase: false)
+        find.query = String(repeating: "s", count: 30_000)
+        guard case .invalidPattern(let message, _) = find.diagnostic else {
+            Issue.record("no diagnostic: \(String(describing: find.diagnostic))")
+            return
+        }
+        #expect(message.contains("too large") && find.matchCount == 0)
     }
 
     @Test func findInSelectionWithSeveralRanges() throws {
@@ -293,7 +301,7 @@ import TrawlText
             if step % 10 == 0 {
                 find.query = ["needle", "note", "needle\\s*here"].randomElement(using: &random)!
                 find.options = find.query.contains("\\") ? .regex : FindOptions()
-                let matcher: any Matcher = find.options.syntax == .regex ? try RegexMatcher(find.query, options: .regex) : LiteralMatcher(find.query)
+                let matcher: any Matcher = find.options.syntax == .regex ? try RegexMatcher(find.query, options: .regex) : try LiteralMatcher(find.query)
                 let expected = try matcher.matches(in: document.text).map(\.range)
                 #expect(find.matches.ranges == expected, "step \(step) \(find.query)")
             }

@@ -92,7 +92,7 @@ import TrawlText
 
     /// A fresh search with a fresh matcher: the oracle.
     func fullSearch(_ query: String, _ options: FindOptions, _ text: Rope, scopes: [Range<Int>]?) throws -> [Range<Int>] {
-        let matcher: any Matcher = options.syntax == .regex ? try RegexMatcher(query, options: options) : LiteralMatcher(query, options: options)
+        let matcher: any Matcher = options.syntax == .regex ? try RegexMatcher(query, options: options) : try LiteralMatcher(query, options: options)
         var result: [Range<Int>] = []
         for range in scopes ?? [0..<text.utf8Count] {
             var cursor = matcher.cursor(over: text, in: range, context: 0..<text.utf8Count)

@@ -24,7 +24,7 @@ import TrawlText
     func matchers() throws -> [any Matcher] {
         try DocumentIndexTests.queries.map { query, options throws -> any Matcher in
             if options.syntax == .regex { return try RegexMatcher(query, options: options) }
-            return LiteralMatcher(query, options: options)
+            return try LiteralMatcher(query, options: options)
         }
     }
 
@@ -98,7 +98,7 @@ import TrawlText
         let line = "let value = compute(input)\n"
         var text = Rope(String(repeating: line, count: 5000))
         var index = DocumentIndex(text, unitLength: 1024)
-        let matcher = LiteralMatcher("needle", options: FindOptions())
+        let matcher = try LiteralMatcher("needle", options: FindOptions())
         #expect(index.candidateRegions(for: matcher, in: text) == [])
         let old = text
         let edit = text.replace(70_000..<70_000, with: "needle")
@@ -114,7 +114,7 @@ import TrawlText
         for shift in 0..<80 {
             let text = Rope(String(repeating: "-", count: 128 + shift) + "quokkazebra" + String(repeating: "-\n", count: 60))
             let index = DocumentIndex(text, unitLength: 64)
-            let matcher = LiteralMatcher("quokkazebra", options: FindOptions())
+            let matcher = try LiteralMatcher("quokkazebra", options: FindOptions())
             #expect(try indexedSearch(matcher, index, text) == [(128 + shift)..<(139 + shift)], "shift \(shift)")
         }
     }
@@ -133,7 +133,7 @@ import TrawlText
         let text = Rope("foo\nbar\n")
         let index = DocumentIndex(text, unitLength: 64)
         #expect(index.candidateRegions(for: try RegexMatcher("foo\\nbar", options: .regex), in: text) == nil)
-        #expect(index.candidateRegions(for: LiteralMatcher("fo", options: FindOptions()), in: text) == nil)
+        #expect(index.candidateRegions(for: try LiteralMatcher("fo", options: FindOptions()), in: text) == nil)
         #expect(index.candidateRegions(for: try RegexMatcher("\\w+", options: .regex), in: text) == nil)
     }
 }

@@ -82,8 +82,8 @@ import TrawlText
         #expect(try ranges(RegexMatcher("bar(?=foo)"), in: 15..<16) == [15..<18])
         #expect(try ranges(RegexMatcher("foo\\s\\w+"), in: 0..<1) == [0..<7])
         // Literal and whole-word matching too.
-        #expect(try ranges(LiteralMatcher("foo"), in: 9..<19) == [18..<21])
-        let word = LiteralMatcher("bar", options: FindOptions(wholeWord: true))
+        #expect(try ranges(try LiteralMatcher("foo"), in: 9..<19) == [18..<21])
+        let word = try LiteralMatcher("bar", options: FindOptions(wholeWord: true))
         #expect(try ranges(word, in: 4..<20) == [4..<7])
     }
 

@@ -6,7 +6,7 @@ import TrawlTestSupport
 /// The find semantics of DESIGN.md, as an editor user sees them.
 @Suite struct EditorSemanticsTests {
     func ranges(_ pattern: String, _ text: String, _ options: FindOptions = .regex) throws -> [Range<Int>] {
-        let matcher: any Matcher = options.syntax == .regex ? try RegexMatcher(pattern, options: options) : LiteralMatcher(pattern, options: options)
+        let matcher: any Matcher = options.syntax == .regex ? try RegexMatcher(pattern, options: options) : try LiteralMatcher(pattern, options: options)
         return try matcher.matches(in: Rope(text)).map(\.range)
     }
 
@@ -29,6 +29,12 @@ import TrawlTestSupport
     @Test func emptyMatchesStepOneScalar() throws {
         #expect(try ranges("x*", "é😀") == [0..<0, 2..<2, 6..<6])
         #expect(try ranges("(?:)", "ab") == [0..<0, 1..<1, 2..<2])
+    }
+
+    @Test func aCaselessNeedleTooLongForPCRE2Throws() {
+        // Matched by PCRE2 (caseless `s` also matches the long s): 30,000 are more than it compiles.
+        #expect(throws: MatchError.self) { try LiteralMatcher(String(repeating: "s", count: 30_000), options: FindOptions(matchCase: false)) }
+        #expect(throws: Never.self) { try LiteralMatcher(String(repeating: "s", count: 30_000)) }
     }
 
     @Test func caseFoldingIsUnicodeSimpleFolding() throws {

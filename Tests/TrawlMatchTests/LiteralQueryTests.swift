@@ -24,11 +24,11 @@ import TrawlTestSupport
         #expect(try RegexMatcher(pattern).literalQuery.description == expected)
     }
 
-    @Test func literalMatcherQueriesItsNeedle() {
-        #expect(LiteralMatcher("EventLoop").literalQuery == .literal(QueryLiteral("EventLoop")))
-        #expect(LiteralMatcher("EventLoop", options: FindOptions(matchCase: false)).literalQuery
+    @Test func literalMatcherQueriesItsNeedle() throws {
+        #expect(try LiteralMatcher("EventLoop").literalQuery == .literal(QueryLiteral("EventLoop")))
+        #expect(try LiteralMatcher("EventLoop", options: FindOptions(matchCase: false)).literalQuery
                 == .literal(QueryLiteral("EventLoop", ignoringASCIICase: true)))
-        #expect(LiteralMatcher("").literalQuery == .all)
+        #expect(try LiteralMatcher("").literalQuery == .all)
     }
 
     @Test func evaluation() {

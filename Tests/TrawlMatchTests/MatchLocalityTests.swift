@@ -51,8 +51,8 @@ import TrawlTestSupport
     }
 
     @Test func shapes() throws {
-        #expect(LiteralMatcher("foo").locality == MatchLocality(isLineBounded: true, lookbehind: 0, lookahead: 0, maxMatchLength: 3))
-        #expect(LiteralMatcher("foo", options: FindOptions(wholeWord: true)).locality.lookahead == 4)
+        #expect(try LiteralMatcher("foo").locality == MatchLocality(isLineBounded: true, lookbehind: 0, lookahead: 0, maxMatchLength: 3))
+        #expect(try LiteralMatcher("foo", options: FindOptions(wholeWord: true)).locality.lookahead == 4)
         #expect(try RegexMatcher("foo(?=bar)").locality.lookahead == nil)
         #expect(try RegexMatcher("foo\\b").locality.lookahead == 8)
         #expect(try RegexMatcher("(?<=abc)x").locality.lookbehind! >= 3)
@@ -90,7 +90,7 @@ import TrawlTestSupport
         #expect(try RegexMatcher("\\w+").locality.maxMatchLength == nil)
         #expect(try RegexMatcher("\\X").locality.maxMatchLength == nil)
         #expect(try RegexMatcher("(a)\\1").locality.maxMatchLength == nil)
-        #expect(LiteralMatcher("straße").locality.maxMatchLength == 7)
+        #expect(try LiteralMatcher("straße").locality.maxMatchLength == 7)
         #expect(try RegexMatcher("(?s)a.\\E+b|\\n").locality.maxMatchLength == nil, "\\E is ignored: + repeats the dot")
         // Analysed only (PCRE2 would refuse it as too large): no overflow.
         #expect(PatternAnalysis(pattern: "(?:(?:(?:.{65535}){65535}){65535}){65535}").maxMatchBytes == nil)

@@ -74,7 +74,7 @@ import TrawlText
                        " ", "..", "x1", "eventloop", "Ж"] + (0..<40).map { _ in String(decoding: random.matchText(pieces: 3), as: UTF8.self) }
         for needle in needles where !needle.isEmpty {
             let oracle = try ContiguousOracle(pattern: LiteralMatcher.escapedPattern(needle), caseless: caseless)
-            let matcher = LiteralMatcher(needle, options: FindOptions(matchCase: !caseless))
+            let matcher = try LiteralMatcher(needle, options: FindOptions(matchCase: !caseless))
             for _ in 0..<(4 * Settings.scale) {
                 let text = random.matchText(pieces: 300)
                 let expected = try oracle.matches(in: text)
@@ -98,7 +98,7 @@ import TrawlText
         var random = SeededGenerator(seed: Settings.seed &+ 11 &+ (caseless ? 1 : 0))
         for needle in ["ab", "abc", "EventLoop", "xyxyz", "preconditionFailure"] {
             let oracle = try ContiguousOracle(pattern: LiteralMatcher.escapedPattern(needle), caseless: caseless)
-            let matcher = LiteralMatcher(needle, options: FindOptions(matchCase: !caseless))
+            let matcher = try LiteralMatcher(needle, options: FindOptions(matchCase: !caseless))
             let alphabet = Array(needle.utf8) + Array(needle.uppercased().utf8) + [0x20, 0x0A]
             for length in Array(0...300) + [511, 512, 513, 1000, 4096 + 37] {
                 var text = (0..<length).map { _ in alphabet.randomElement(using: &random)! }

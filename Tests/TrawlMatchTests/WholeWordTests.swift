@@ -63,7 +63,7 @@ import TrawlText
         // (The oracle folds ASCII letters only: caseless, the needles are ASCII.)
         for needle in needles where !caseless || needle.utf8.allSatisfy({ $0 < 0x80 }) {
             let options = FindOptions(matchCase: !caseless, wholeWord: true)
-            let matcher = LiteralMatcher(needle, options: options)
+            let matcher = try LiteralMatcher(needle, options: options)
             for _ in 0..<(4 * Settings.scale) {
                 // (Also a rejected occurrence overlapping a whole one: `a.a` in `xa.a.a`.)
                 var text = random.matchText(pieces: 150) + Array("xa.a.a".utf8)

@@ -45,7 +45,7 @@ struct MatchBench {
         let gigabytes = Double(bytes.count) / 1e9
         for benchCase in MatchBench.cases where report.wants(benchCase.name) {
             let matcher: any Matcher = benchCase.isLiteral
-                ? LiteralMatcher(benchCase.pattern, options: benchCase.options)
+                ? try LiteralMatcher(benchCase.pattern, options: benchCase.options)
                 : try RegexMatcher(benchCase.pattern, options: benchCase.options)
             var count = 0
             let times = try measureSeconds(runs: runs) { count = try matcher.count(in: rope) }
