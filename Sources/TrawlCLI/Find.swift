@@ -75,7 +75,7 @@ public struct PatternOptions: Sendable {
             throw .invalidPattern(message: "the pattern is empty (to match every line, use '^')", offset: 0)
         }
         // A regex without a metacharacter is its own text: found as a literal, as `-F` finds it, without
-        // parsing and compiling it (a fifth of the start of a search a watcher answers).
+        // parsing and compiling it (0.2 ms, a tenth of a search a watcher answers).
         if fixedStrings || PatternOptions.isPlainText(pattern) { return try LiteralMatcher(pattern, options: findOptions) }
         var options = findOptions
         options.syntax = .regex
