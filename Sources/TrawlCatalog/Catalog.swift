@@ -23,6 +23,9 @@ public struct Catalog: Sendable {
     var isLive: [Bool] = []
     /// By internal number: the first-insertion sequence of the item's id (the last tie-break).
     var orders: [UInt32] = []
+    /// By internal number: how many words the item's fields hold (the rank's length), beside the
+    /// forward index's bounds so that ranking many items reads 4 bytes each, not their bounds.
+    var lengths: [UInt32] = []
     var numbersByID: [String: UInt32] = [:]
     private var nextOrder: UInt32 = 0
 
@@ -289,6 +292,7 @@ public struct Catalog: Sendable {
         Self.reserve(&items, count: items.count + count)
         Self.reserve(&isLive, count: isLive.count + count)
         Self.reserve(&orders, count: orders.count + count)
+        Self.reserve(&lengths, count: lengths.count + count)
         Self.reserve(&bounds, count: bounds.count + count * (fields.count + 1))
         Self.reserve(&valueBounds, count: valueBounds.count + count)
         if numbersByID.capacity < numbersByID.count + count { numbersByID.reserveCapacity(max(numbersByID.count + count, 2 * numbersByID.capacity)) }
@@ -319,11 +323,13 @@ public struct Catalog: Sendable {
         isLive.append(true)
         orders.append(order)
         numbersByID[item.id] = number
+        let start = words.count
         for field in fields.indices {
             bounds.append(UInt32(words.count))
             appendWords(&self, field)
         }
         bounds.append(UInt32(words.count))
+        lengths.append(UInt32(words.count - start))
         for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
             for value in values {
                 let valueNumber = self.valueNumber(adding: CatalogFilter(name, value))

@@ -23,12 +23,19 @@ public struct CatalogResults: Sendable {
         /// exactly, not as a prefix or with a typo (more first).
         public var exactField: Bool
         public var exactWords: Int
+        /// The item's words over all its fields (fewer first): of two items that match alike, the
+        /// shorter is likelier the one searched for, since a given set of words says more of a
+        /// short text than of a long one (BM25's length norm orders them the same way). Zero for
+        /// a query without text.
+        public var length: Int
         /// The order the item was first inserted in (earlier first): a stable tie-break.
         public var order: Int
 
         public static func < (a: Rank, b: Rank) -> Bool {
-            (a.typos, a.proximity, -a.fieldWeight, a.exactField ? 0 : 1, -a.exactWords, a.order)
-                < (b.typos, b.proximity, -b.fieldWeight, b.exactField ? 0 : 1, -b.exactWords, b.order)
+            // Tuples compare up to six elements: the last two criteria are a second tuple.
+            let (relevanceA, relevanceB) = ((a.typos, a.proximity, -a.fieldWeight, a.exactField ? 0 : 1, -a.exactWords),
+                                            (b.typos, b.proximity, -b.fieldWeight, b.exactField ? 0 : 1, -b.exactWords))
+            return relevanceA != relevanceB ? relevanceA < relevanceB : (a.length, a.order) < (b.length, b.order)
         }
     }
 

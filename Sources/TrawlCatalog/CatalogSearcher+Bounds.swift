@@ -9,8 +9,8 @@
 /// the body before the few whose "org" is also in the body, next to "in". So
 /// the matches come from intersecting the words' keyed postings, each with that bound; grouped by
 /// bound, best first, the groups are ranked item by item only until the best results found so far
-/// beat the next bound. Within a group, an item whose bound (with its order, and whether it has a
-/// field of the query's length) cannot beat the worst kept result is skipped without its words.
+/// beat the next bound. Within a group, an item whose bound (with its length and order, and whether
+/// it has a field of the query's length) cannot beat the worst kept result is skipped without its words.
 extension CatalogSearcher {
     /// An item's bound summed over the query words, smaller is better: typos in bits 56–63, the
     /// least proximity in 48–55, the field weight's shortfall from the heaviest in bits 5–47, words
@@ -115,11 +115,12 @@ extension CatalogSearcher {
         var scorer = ItemScorer(words: words, catalog: catalog, matchedWords: matchedWords, wordMasks: wordMasks,
                                 exactMasks: exactMasks, wordTypos: wordTypos)
         let orders = catalog.orders
-        func bound(_ sum: BoundSum, order: Int, mayHoldExactly: Bool = true) -> CatalogResults.Rank {
+        func bound(_ sum: BoundSum, length: Int, order: Int, mayHoldExactly: Bool = true) -> CatalogResults.Rank {
             let inexact = Int(sum & 31)
             return CatalogResults.Rank(typos: Int(sum >> 56), proximity: Int(sum >> 48 & 0xFF),
                                        fieldWeight: heaviest * words.count - Int(sum >> 5 & ((1 << 43) - 1)),
-                                       exactField: inexact == 0 && mayHoldExactly, exactWords: words.count - inexact, order: order)
+                                       exactField: inexact == 0 && mayHoldExactly, exactWords: words.count - inexact,
+                                       length: length, order: order)
         }
         // A field holds exactly the query only if it has as many words: few items have such a
         // field, and a bound that assumed one let none of a large group be turned away ("text
@@ -133,13 +134,16 @@ extension CatalogSearcher {
         var scored = 0
         var isFirst = true
         while let (sum, members) = groups.next() {
-            if let worst = ranking.best.admissionLimit, worst < bound(sum, order: Int.min) { break }
+            if let worst = ranking.best.admissionLimit, worst < bound(sum, length: Int.min, order: Int.min) { break }
             if !isFirst, ranking.isOutOfTime() { break }
             isFirst = false
             let isDone = members.withUnsafeBufferPointer { group in
                 func isAdmitted(_ item: UInt32) -> Bool {
                     guard let worst = ranking.best.admissionLimit else { return true }
-                    return !(worst < bound(sum, order: Int(orders[Int(item)]), mayHoldExactly: sum & 31 != 0 || mayHoldExactly(Int(item))))
+                    let base = Int(item) * (fieldCount + 1)
+                    let length = Int(itemBounds[base + fieldCount] &- itemBounds[base])
+                    return !(worst < bound(sum, length: length, order: Int(orders[Int(item)]),
+                                           mayHoldExactly: sum & 31 != 0 || mayHoldExactly(Int(item))))
                 }
                 for (index, item) in group.enumerated() {
                     // The worst kept result only improves: an item turned away now would be later,

@@ -2,10 +2,10 @@
 ///
 /// The first keystrokes of a query are one short prefix that matches a large part of the catalog
 /// (at 1M items, "l" matches 600k). Ranking each match from its words costs a few cache misses per
-/// item; for one word every criterion but the tie-break follows from the postings and their tags
-/// (heaviest field, sole word of a field), so each match gets a one-byte key in one pass over the
-/// postings, a histogram of the keys finds the few keys the best results can have, and only items
-/// with those keys are ranked. Meilisearch's bucket sort works the same way, rule by rule.
+/// item; for one word every criterion but the item's length and the tie-break follows from the
+/// postings and their tags (heaviest field, sole word of a field), so each match gets a one-byte
+/// key in one pass over the postings, a histogram of the keys finds the few keys the best results
+/// can have, and only items with those keys are ranked. Meilisearch's bucket sort works the same way, rule by rule.
 ///
 /// A key, larger is better: bits 6–7 three minus the item's fewest typos, bits 2–5 the level of its
 /// heaviest matched field, bit 1 a field holding only the exact word, bit 0 the exact word. Beside
@@ -344,23 +344,25 @@ extension CatalogSearcher {
             if above >= ranking.best.limit { threshold = key; break }
         }
         // Fewer than `limit` items have a key above the threshold: all of them are kept. Of those at
-        // the threshold, which differ only in their order, the earliest fill the rest: a max-heap
-        // of orders rejects a later one with one comparison.
-        let orders = catalog.orders
+        // the threshold, which differ only in their length and order, the shortest and earliest
+        // fill the rest: a max-heap of the two in one number rejects a later one with one
+        // comparison.
+        let orders = catalog.orders, lengths = catalog.lengths
         func rank(_ index: Int) -> CatalogResults.Rank {
-            let key = Int(keptKeys[index])
+            let key = Int(keptKeys[index]), item = Int(kept[index])
             return CatalogResults.Rank(typos: 3 - key >> 6, proximity: 0, fieldWeight: levelWeights[key >> 2 & 15],
-                                       exactField: key & 2 != 0, exactWords: key & 1, order: Int(orders[Int(kept[index])]))
+                                       exactField: key & 2 != 0, exactWords: key & 1, length: Int(lengths[item]), order: Int(orders[item]))
         }
-        var earliest = SmallestKeys<UInt32, Int>(limit: ranking.best.limit - (above - histogram[threshold]))
+        var first = SmallestKeys<UInt64, Int>(limit: ranking.best.limit - (above - histogram[threshold]))
         for index in 0..<keptCount where Int(keptKeys[index]) >= threshold {
             if Int(keptKeys[index]) > threshold {
                 ranking.best.insert(rank(index), kept[index])
             } else {
-                earliest.insert(orders[Int(kept[index])], index)
+                let item = Int(kept[index])
+                first.insert(UInt64(lengths[item]) << 32 | UInt64(orders[item]), index)
             }
         }
-        for index in earliest.payloads { ranking.best.insert(rank(index), kept[index]) }
+        for index in first.payloads { ranking.best.insert(rank(index), kept[index]) }
         ranking.matches = kept
     }
 

@@ -73,16 +73,18 @@ struct ItemScorer {
     /// The rank of `item`, or nil when a query word is missing from it.
     mutating func rank(item: Int) -> CatalogResults.Rank? {
         let order = Int(orders[item])
+        let fieldCount = fieldWeights.count
+        let base = item * (fieldCount + 1)
+        // With no text to be about, no item is likelier for being short: insertion order alone.
         guard wordCount > 0 else {
-            return CatalogResults.Rank(typos: 0, proximity: 0, fieldWeight: 0, exactField: false, exactWords: 0, order: order)
+            return CatalogResults.Rank(typos: 0, proximity: 0, fieldWeight: 0, exactField: false, exactWords: 0, length: 0, order: order)
         }
+        let length = Int(bounds[base + fieldCount] &- bounds[base])
         var matched: UInt16 = 0
         var exact: UInt16 = 0
         var exactField = false
         for index in 0..<wordCount { typos[index] = 3; weights[index] = 0 }
         for index in pairs.indices { pairs[index] = Self.farthest }
-        let fieldCount = fieldWeights.count
-        let base = item * (fieldCount + 1)
         do {
             for field in 0..<fieldCount {
                 let start = Int(bounds[base + field]), end = Int(bounds[base + field + 1])
@@ -131,6 +133,6 @@ struct ItemScorer {
         for index in 0..<wordCount { typoSum += typos[index]; weightSum += weights[index] }
         for cost in pairs { proximity += min(cost, Self.farthest) }
         return CatalogResults.Rank(typos: typoSum, proximity: proximity, fieldWeight: weightSum, exactField: exactField,
-                                   exactWords: exact.nonzeroBitCount, order: order)
+                                   exactWords: exact.nonzeroBitCount, length: length, order: order)
     }
 }

@@ -60,7 +60,7 @@ struct CatalogOracle {
             list.count == words.count && zip(list, words).allSatisfy { $0 == $1.bytes }
         }
         return CatalogResults.Rank(typos: typos.reduce(0, +), proximity: proximity, fieldWeight: weights.reduce(0, +),
-                                   exactField: exactField, exactWords: exactWords, order: order)
+                                   exactField: exactField, exactWords: exactWords, length: words.isEmpty ? 0 : tokens.reduce(0) { $0 + $1.count }, order: order)
     }
 
     /// The byte ranges of the words of item `id` that match a word of `text`, by field.

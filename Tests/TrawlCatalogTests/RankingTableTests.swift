@@ -17,18 +17,20 @@ import Testing
     }
 
     @Test(arguments: [
-        // A field that is exactly the query first (4), then by insertion order at equal rank; the
-        // body-only match last (lighter field).
+        // A field that is exactly the query first (4), then the other title matches (1, shorter
+        // than 2); the body-only match last (lighter field).
         ("network", ["4", "1", "2", "3"]),
         // "manage" is one typo from "manager" (7 letters): item 1's body holds the pair in order,
         // one apart (proximity 1); item 3's body has it reversed (proximity 2).
         ("manager network", ["1", "3"]),
-        // One typo allowed from 5 letters; "netwerk" is 1 from "network" and from "netwrk".
-        ("netwerk", ["1", "2", "4", "3"]),
+        // One typo allowed from 5 letters; "netwerk" is 1 from "network" and from "netwrk": equal
+        // but for length (4 one word, 1 five, 2 six), then the body-only match.
+        ("netwerk", ["4", "1", "2", "3"]),
         // Four letters tolerate no typo: no item has a word starting with "netw" plus an edit.
         ("nezw", []),
-        // The last word is a prefix while typed, a whole word once a space follows.
-        ("net", ["1", "2", "4", "3"]),
+        // The last word is a prefix while typed (no title is exactly "net": by length again), a
+        // whole word once a space follows.
+        ("net", ["4", "1", "2", "3"]),
         ("net ", []),
         // Case and diacritics fold.
         ("NËTWORK", ["4", "1", "2", "3"]),
