@@ -58,7 +58,8 @@ extension CatalogSearcher {
         // The rarest word's items, then each other word's keys, keeping the items that have them;
         // beside each item, the fields holding each word.
         let keepsFields = words.count <= Self.fieldBoundWords
-        let (first, firstKeys, firstFields) = keyed(plan[0].source, wordIndex: plan[0].wordIndex, tagLevels: tagLevels, in: catalog)
+        let (first, firstKeys, firstFields) = keyed(plan[0].source, word: words[plan[0].wordIndex], wordIndex: plan[0].wordIndex,
+                                                         tagLevels: tagLevels, in: catalog)
         var items = first
         var sums = [BoundSum](unsafeUninitializedCapacity: first.count) { sums, count in
             firstKeys.withUnsafeBufferPointer { keys in

@@ -27,6 +27,8 @@ public struct CatalogSearcher: Sendable {
     /// The vocabulary words each word of the last query matched: typing repeats the words before
     /// the last one, and the last one's matches narrow as it grows.
     var lastTerms: [TermMatches] = []
+    /// The last word keyed from several terms' postings, for the next keystroke.
+    var lastKeyed: KeyedWord?
 
     public init() {}
 
@@ -76,7 +78,7 @@ public struct CatalogSearcher: Sendable {
         var ranking = Ranking(limit: query.limit, valueCount: facetAttributes.isEmpty ? 0 : catalog.valueStrings.count,
                               deadline: deadline, clock: clock)
         if let source = oneWordSource(termLists, words: words, filters: filters, filterSet: filterSet, in: catalog) {
-            rankOneWord(source, filters: filters, facets: facetAttributes, in: catalog, into: &ranking)
+            rankOneWord(source, words: words, filters: filters, facets: facetAttributes, in: catalog, into: &ranking)
         } else if let plan = boundedPlan(termLists, words: words, filters: filters, filterSet: filterSet, in: catalog) {
             rankByBounds(plan, words: words, filters: filters, facets: facetAttributes, in: catalog, into: &ranking)
         } else {
@@ -181,6 +183,7 @@ public struct CatalogSearcher: Sendable {
     public mutating func reset() {
         last = nil
         lastTerms = []
+        lastKeyed = nil
     }
 
     /// Clears the tags of the last search's words, growing the tables to the vocabulary.

@@ -140,6 +140,19 @@ import TrawlTestSupport
         #expect(Set(searcher.search(CatalogQuery(text: "render"), in: second).hits.map(\.id)) == ["b", "c"])
     }
 
+    /// A word keyed from several terms' postings is kept for the next keystroke, but not past an
+    /// update of the catalog: the item added after the first search is found by the second.
+    @Test func aWordKeyedBeforeAnUpdateIsKeyedAgain() {
+        var catalog = Catalog(items: [CatalogItem(id: "a", fields: ["title": "network"]),
+                                      CatalogItem(id: "b", fields: ["title": "networks"])])
+        var searcher = Self.searcher(postingsRankingMinimum: 0)
+        // "network " (a whole word, one typo from 7 letters) matches two terms.
+        #expect(searcher.search(CatalogQuery(text: "network "), in: catalog).matchCount == 2)
+        catalog.upsert(CatalogItem(id: "c", fields: ["title": "networks hub"]))
+        #expect(Set(searcher.search(CatalogQuery(text: "network "), in: catalog).hits.map(\.id)) == ["a", "b", "c"])
+        #expect(Set(searcher.search(CatalogQuery(text: "network h"), in: catalog).hits.map(\.id)) == ["c"])
+    }
+
     /// Upserts, partial updates and deletes leave a catalog that searches like one built from the
     /// final items.
     @Test(arguments: rankingPaths) func incrementalUpdatesEqualARebuild(postingsRankingMinimum: Int) {
