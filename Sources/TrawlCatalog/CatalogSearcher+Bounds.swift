@@ -10,7 +10,8 @@
 /// the matches come from intersecting the words' keyed postings, each with that bound; grouped by
 /// bound, best first, the groups are ranked item by item only until the best results found so far
 /// beat the next bound. Within a group, an item whose bound (with its length and order, and whether
-/// it has a field of the query's length) cannot beat the worst kept result is skipped without its words.
+/// it has a field of the query's length) cannot beat the worst kept result is skipped without its
+/// words.
 extension CatalogSearcher {
     /// An item's bound summed over the query words, smaller is better: typos in bits 56–63, the
     /// least proximity in 48–55, the field weight's shortfall from the heaviest in bits 5–47, words

@@ -5,7 +5,8 @@
 /// item; for one word every criterion but the item's length and the tie-break follows from the
 /// postings and their tags (heaviest field, sole word of a field), so each match gets a one-byte
 /// key in one pass over the postings, a histogram of the keys finds the few keys the best results
-/// can have, and only items with those keys are ranked. Meilisearch's bucket sort works the same way, rule by rule.
+/// can have, and only items with those keys are ranked. Meilisearch's bucket sort works the same
+/// way, rule by rule.
 ///
 /// A key, larger is better: bits 6–7 three minus the item's fewest typos, bits 2–5 the level of its
 /// heaviest matched field, bit 1 a field holding only the exact word, bit 0 the exact word. Beside
