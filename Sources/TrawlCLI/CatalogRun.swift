@@ -18,7 +18,6 @@ public struct CatalogBuildRun: Sendable {
     public init() {}
 
     /// Runs it; returns the exit code (0 built, 2 a line was bad or the catalog could not be written).
-    /// The process's last step: the catalog it built stays in memory until the process ends.
     public func run() -> Int32 {
         let start = monotonicNanoseconds()
         let read: (bytes: [UInt8], error: Errno?)
@@ -38,24 +37,29 @@ public struct CatalogBuildRun: Sendable {
             return 2
         }
         let lines = CatalogLines(parsing: read.bytes, fields: fields)
-        var catalog = Catalog(fields: fields, items: lines)
-        let summary = lines.summary
-        // A field that items have but no option named joins the searched fields: index again
-        // with it (rare: the usual fields are named or are the defaults).
-        if summary.fields != fields { catalog = Catalog(fields: summary.fields, items: catalog.allItems) }
-        for (line, reason) in summary.problems { Console.error("\(items):\(line): \(reason); line skipped") }
-        catalog.scopeAttribute = scopeAttribute
+        let count: Int
+        let summary: CatalogLines.Summary
         do {
-            try CatalogStore.save(catalog, in: folder)
+            // Stored without the word index, which a search's load builds.
+            var stored = try CatalogStore.save(lines, fields: fields, scopeAttribute: scopeAttribute, in: folder)
+            summary = lines.summary
+            // A field that items have but no option named joins the searched fields: store again
+            // with it, from the catalog just stored (rare: the usual fields are named or are the
+            // defaults).
+            if summary.fields != fields {
+                guard let catalog = loadStoredCatalog(from: folder) else { return 2 }
+                stored = try CatalogStore.save(catalog.allItems, fields: summary.fields, scopeAttribute: scopeAttribute, in: folder)
+            }
+            count = stored
         } catch {
             Console.error("\(CatalogStore.path(in: folder)): cannot write the catalog: \(error)")
             return 2
         }
+        for (line, reason) in summary.problems { Console.error("\(items):\(line): \(reason); line skipped") }
         if stats {
-            Console.write("\(catalog.count) items from \(summary.itemCount) lines (\(summary.problems.count) skipped), fields \(summary.fields.map { "\($0.name)=\($0.weight)" }.joined(separator: ",")), "
+            Console.write("\(count) items from \(summary.itemCount) lines (\(summary.problems.count) skipped), fields \(summary.fields.map { "\($0.name)=\($0.weight)" }.joined(separator: ",")), "
                 + "stored in \(CatalogStore.path(in: folder)), \(formatSeconds(monotonicNanoseconds() - start))\n")
         }
-        keepUntilExit(catalog)
         return summary.problems.isEmpty ? 0 : 2
     }
 }

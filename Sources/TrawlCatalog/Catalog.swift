@@ -140,10 +140,18 @@ public struct Catalog: Sendable {
     /// How many items a thread splits into words at a time while earlier ones are indexed.
     static let foldingAheadChunk = 1024
 
+    /// A catalog of `items` whose words are numbered (the forward index) but not posted: all that
+    /// ``CatalogFormat`` stores, made without the postings and prefix lists that only a search
+    /// reads and a load builds again. Not to be searched.
+    init<Items: Sequence<CatalogItem>>(fields: [CatalogField], storingOnly items: Items) {
+        self.init(fields: fields)
+        upsert(contentsOf: items, foldingAhead: Self.foldingAheadChunk, posting: false)
+    }
+
     /// Inserts or replaces each of `items`, in order; from two chunks of `chunk` items on, the
     /// chunks' words are split, folded and looked up (``FoldedItems``) on other threads while the
-    /// chunks before are indexed.
-    mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items, foldingAhead chunk: Int) {
+    /// chunks before are indexed. Unless `posting` is false, the update ends by posting them.
+    mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items, foldingAhead chunk: Int, posting: Bool = true) {
         precondition(chunk > 0, "chunks of at least one item")
         var iterator = items.makeIterator()
         var first: [CatalogItem] = []
@@ -155,7 +163,7 @@ public struct Catalog: Sendable {
             reserveCapacity(forMore: expected)
             addFoldingAhead(first, then: &iterator, expecting: expected, chunk: chunk)
         }
-        finishUpdate()
+        if posting { finishUpdate() }
     }
 
     /// Adds `first`, then the items of `rest` (about `expected` in all), a round at a time: in

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import Testing
 import TrawlIndex
 import TrawlTestSupport
@@ -96,6 +97,24 @@ import TrawlTestSupport
             let query = CatalogQuery(text: text)
             #expect(searcher.search(query, in: decoded).hits.map(\.id) == other.search(query, in: catalog).hits.map(\.id), "\(text)")
         }
+    }
+
+    /// Storing items without the word index writes the bytes their indexed catalog stores: items
+    /// in several blocks and folded ahead, a replaced id, an unsearched field, the scope kept.
+    @Test func itemsStoredWithoutTheWordIndexAreTheirCatalogsBytes() throws {
+        var random = SeededGenerator(seed: 29)
+        var items = (0..<2600).map { CatalogDifferentialTests.randomItem(&random, id: $0) }
+        items[7].fields["notes"] = "un-searched ünïcödé"
+        items.append(CatalogDifferentialTests.randomItem(&random, id: 3))
+        let fields = [CatalogField("body", weight: 1), CatalogField("title", weight: 4)]
+        var catalog = Catalog(fields: fields, items: items)
+        catalog.scopeAttribute = "section"
+        let folder = FilePath(try temporaryFolder("catalog-store").path)
+        let count = try CatalogStore.save(items, fields: fields, scopeAttribute: "section", in: folder)
+        #expect(count == catalog.count)
+        let stored = try #require(FileManager.default.contents(atPath: CatalogStore.path(in: folder).string))
+        #expect([UInt8](stored) == CatalogFormat.encode(catalog))
+        #expect(try CatalogStore.load(from: folder).scopeAttribute == "section")
     }
 
     /// Equal catalogs store equal bytes, and storing a loaded catalog gives the bytes it came from.
