@@ -1,3 +1,4 @@
+import CZlib
 import TrawlIndex
 
 /// One stored block of a catalog's items (``CatalogFormat``): up to ``itemsPerBlock`` items,
@@ -48,9 +49,11 @@ enum CatalogBlock {
         }
     }
 
-    /// The items numbered `numbers` of `catalog` as a stored block; its searched texts coded by
-    /// `ranks`.
-    static func encode(_ numbers: ArraySlice<UInt32>, of catalog: Catalog, ranks: CatalogLexicon.Ranks) -> [UInt8] {
+    /// The items numbered `numbers` of `catalog` as a stored block, its searched texts coded by
+    /// `ranks`, and the zlib strategy its words were compressed with: `wordStrategy`, or when nil
+    /// the one of deflate and Huffman codes alone that compresses them smaller.
+    static func encode(_ numbers: ArraySlice<UInt32>, of catalog: Catalog, ranks: CatalogLexicon.Ranks,
+                       wordStrategy: Int32?) -> (bytes: [UInt8], wordStrategy: Int32) {
         var locals = LocalStrings()
         var columns = [UInt8]()
         var texts: [[UInt8]] = []
@@ -118,19 +121,24 @@ enum CatalogBlock {
         var out: [UInt8] = []
         TreeIndexFormat.appendVarint(UInt64(numbers.count), to: &out)
         appendDeflated(structure, to: &out)
-        appendDeflated(words, to: &out, smaller: true)
-        return out
+        let strategy = appendDeflated(words, to: &out, strategy: wordStrategy)
+        return (out, strategy)
     }
 
-    /// Appends `raw` as its length, its deflated length and its deflated bytes (none when empty).
-    static func appendDeflated(_ raw: [UInt8], to out: inout [UInt8], smaller: Bool = false) {
-        let stored = raw.isEmpty ? [] : smaller ? Deflate.compressSmaller(raw) : Deflate.compress(raw)
+    /// Appends `raw` as its length, its deflated length and its deflated bytes (none when empty),
+    /// compressed with zlib's `strategy` or, when nil, as ``Deflate/compressSmaller(_:)`` does;
+    /// returns the strategy used.
+    @discardableResult
+    static func appendDeflated(_ raw: [UInt8], to out: inout [UInt8], strategy: Int32? = Z_DEFAULT_STRATEGY) -> Int32 {
+        let (stored, used) = raw.isEmpty ? ([], strategy ?? Z_DEFAULT_STRATEGY)
+            : strategy.map { (Deflate.compress(raw, strategy: $0), $0) } ?? Deflate.compressSmaller(raw)
         TreeIndexFormat.appendVarint(UInt64(raw.count), to: &out)
         TreeIndexFormat.appendVarint(UInt64(stored.count), to: &out)
         out += stored
+        return used
     }
 
-    /// Reads what ``appendDeflated(_:to:smaller:)`` wrote and inflates it (nothing is stored for
+    /// Reads what ``appendDeflated(_:to:strategy:)`` wrote and inflates it (nothing is stored for
     /// no bytes).
     static func inflated(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> [UInt8] {
         let raw = try reader.varint()

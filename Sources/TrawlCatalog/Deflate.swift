@@ -5,12 +5,13 @@ import CZlib
 /// a core (blocks are deflated on all cores), which keeps saving a small share of a build.
 enum Deflate {
     /// `bytes` compressed (a zlib stream), by deflate or by Huffman codes alone, whichever is
-    /// smaller: a column of word numbers that repeats no sequence (words drawn independently) loses
-    /// about 3% to deflate's string matches, and one that does (real descriptions) gains a third.
-    static func compressSmaller(_ bytes: [UInt8]) -> [UInt8] {
+    /// smaller, and the zlib strategy that made it: a column of word numbers that repeats no
+    /// sequence (words drawn independently) loses about 3% to deflate's string matches, and one
+    /// that does (real descriptions) gains a third.
+    static func compressSmaller(_ bytes: [UInt8]) -> (stream: [UInt8], strategy: Int32) {
         let matched = compress(bytes)
         let coded = compress(bytes, strategy: Z_HUFFMAN_ONLY)
-        return coded.count < matched.count ? coded : matched
+        return coded.count < matched.count ? (coded, Z_HUFFMAN_ONLY) : (matched, Z_DEFAULT_STRATEGY)
     }
 
     /// `bytes` compressed (a zlib stream) with zlib's `strategy`.
