@@ -37,20 +37,22 @@ public struct CatalogBuildRun: Sendable {
             return 2
         }
         let lines = CatalogLines(parsing: read.bytes, fields: fields)
-        let count: Int
-        let summary: CatalogLines.Summary
-        do {
-            // Stored without the word index, which a search's load builds.
-            var stored = try CatalogStore.save(lines, fields: fields, scopeAttribute: scopeAttribute, in: folder)
-            summary = lines.summary
-            // A field that items have but no option named joins the searched fields: store again
-            // with it, from the catalog just stored (rare: the usual fields are named or are the
-            // defaults).
-            if summary.fields != fields {
-                guard let catalog = loadStoredCatalog(from: folder) else { return 2 }
-                stored = try CatalogStore.save(catalog.allItems, fields: summary.fields, scopeAttribute: scopeAttribute, in: folder)
+        // Encoded without the word index, which a search's load builds.
+        var (bytes, count) = CatalogFormat.encode(lines, fields: fields, scopeAttribute: scopeAttribute)
+        let summary = lines.summary
+        // A field that items have but no option named joins the searched fields: encode again
+        // with it, from the catalog just encoded (rare: the usual fields are named or are the
+        // defaults).
+        if summary.fields != fields {
+            do {
+                (bytes, count) = CatalogFormat.encode(try CatalogFormat.decode(bytes).allItems, fields: summary.fields, scopeAttribute: scopeAttribute)
+            } catch {
+                Console.error("\(items): cannot store the items with the fields found in them: \(error)")
+                return 2
             }
-            count = stored
+        }
+        do {
+            try CatalogStore.save(encoded: bytes, in: folder)
         } catch {
             Console.error("\(CatalogStore.path(in: folder)): cannot write the catalog: \(error)")
             return 2

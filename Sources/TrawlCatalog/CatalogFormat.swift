@@ -79,6 +79,17 @@ public enum CatalogFormat {
         return stored
     }
 
+    /// The bytes ``encode(_:)`` gives `Catalog(fields: fields, items: items)` with
+    /// `scopeAttribute`, made without the word index that a search reads and a load builds again
+    /// (a fifth of a large build), and how many items they hold (a later item with an id already
+    /// seen replaces the earlier one).
+    public static func encode<Items: Sequence<CatalogItem>>(_ items: Items, fields: [CatalogField],
+                                                           scopeAttribute: String?) -> (bytes: [UInt8], count: Int) {
+        var catalog = Catalog(fields: fields, storingOnly: items)
+        catalog.scopeAttribute = scopeAttribute
+        return (encode(catalog), catalog.count)
+    }
+
     /// The catalog `bytes` hold; throws when they are not a catalog, of another version, truncated
     /// or corrupt.
     public static func decode(_ bytes: [UInt8]) throws(TreeIndexFormat.Error) -> Catalog {

@@ -16,20 +16,14 @@ public enum CatalogStore {
 
     /// Writes `catalog` into `folder` (created with its parents when missing), atomically.
     public static func save(_ catalog: Catalog, in folder: FilePath) throws(Errno) {
-        try write(CatalogFormat.encode(catalog), in: folder)
+        try save(encoded: CatalogFormat.encode(catalog), in: folder)
     }
 
-    /// Writes a catalog of `items` searching `fields` into `folder`, as ``save(_:in:)`` writes
-    /// `Catalog(fields: fields, items: items)` with `scopeAttribute`, without building the word
-    /// index that a search reads and a load builds again (a fifth of a large build). Returns how
-    /// many items it holds (a later item with an id already seen replaces the earlier one).
-    @discardableResult
-    public static func save<Items: Sequence<CatalogItem>>(_ items: Items, fields: [CatalogField], scopeAttribute: String?,
-                                                         in folder: FilePath) throws(Errno) -> Int {
-        var catalog = Catalog(fields: fields, storingOnly: items)
-        catalog.scopeAttribute = scopeAttribute
-        try write(CatalogFormat.encode(catalog), in: folder)
-        return catalog.count
+    /// Writes the catalog `bytes` hold (``CatalogFormat``) into `folder` (created with its
+    /// parents when missing), atomically.
+    public static func save(encoded bytes: [UInt8], in folder: FilePath) throws(Errno) {
+        try makeFolders(folder)
+        try TreeIndexStore.writeAtomically(bytes, to: path(in: folder))
     }
 
     /// Reads the catalog stored in `folder`.
@@ -38,11 +32,6 @@ public enum CatalogStore {
         let read = try descriptor.closeAfter { descriptor.readToEnd() }
         if let error = read.error { throw error }
         return try CatalogFormat.decode(read.bytes)
-    }
-
-    private static func write(_ bytes: [UInt8], in folder: FilePath) throws(Errno) {
-        try makeFolders(folder)
-        try TreeIndexStore.writeAtomically(bytes, to: path(in: folder))
     }
 
     private static func makeFolders(_ folder: FilePath) throws(Errno) {

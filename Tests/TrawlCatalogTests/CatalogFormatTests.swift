@@ -1,5 +1,4 @@
 import Foundation
-import SystemPackage
 import Testing
 import TrawlIndex
 import TrawlTestSupport
@@ -109,12 +108,10 @@ import TrawlTestSupport
         let fields = [CatalogField("body", weight: 1), CatalogField("title", weight: 4)]
         var catalog = Catalog(fields: fields, items: items)
         catalog.scopeAttribute = "section"
-        let folder = FilePath(try temporaryFolder("catalog-store").path)
-        let count = try CatalogStore.save(items, fields: fields, scopeAttribute: "section", in: folder)
+        let (bytes, count) = CatalogFormat.encode(items, fields: fields, scopeAttribute: "section")
         #expect(count == catalog.count)
-        let stored = try #require(FileManager.default.contents(atPath: CatalogStore.path(in: folder).string))
-        #expect([UInt8](stored) == CatalogFormat.encode(catalog))
-        #expect(try CatalogStore.load(from: folder).scopeAttribute == "section")
+        #expect(bytes == CatalogFormat.encode(catalog))
+        #expect(try CatalogFormat.decode(bytes).scopeAttribute == "section")
     }
 
     /// Equal catalogs store equal bytes, and storing a loaded catalog gives the bytes it came from.
