@@ -129,14 +129,6 @@ struct CatalogLexicon: Sendable {
             otherSpellings.merge(other.otherSpellings, uniquingKeysWith: +)
             separators.merge(other.separators, uniquingKeysWith: +)
         }
-
-        mutating func countSeparator(_ bytes: UnsafeBufferPointer<UInt8>) {
-            if let index = shortIndex(bytes) {
-                shortSeparators[index] += 1
-            } else {
-                separators[Array(bytes), default: 0] += 1
-            }
-        }
     }
 
     /// The lexicon of the searched texts of `catalog`'s items numbered `numbers`, and the ranks
@@ -146,23 +138,38 @@ struct CatalogLexicon: Sendable {
         let tallies = SlotArray<Tally>(count: parts)
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             var tally = Tally(vocabularyCount: catalog.vocabulary.count)
-            for number in numbers[(part * numbers.count / parts)..<((part + 1) * numbers.count / parts)] {
-                let item = catalog.items[Int(number)]!
-                for (field, searched) in catalog.fields.enumerated() {
-                    guard var text = item.fields[searched.name] else { continue }
-                    text.withUTF8 { text in
-                        forEachPiece(of: text, words: catalog.words(of: number, field: field), vocabulary: catalog.vocabulary) { separator in
-                            tally.countSeparator(separator)
-                        } word: { number, spelling in
-                            switch spelling {
-                            case .folded: tally.folded[Int(number)] += 1
-                            case .capitalized: tally.capitalized[Int(number)] += 1
-                            case .other(let bytes): tally.otherSpellings[Array(bytes), default: 0] += 1
+            // The counters through pointers taken once: through the tally, each count checked
+            // its array's uniqueness.
+            var otherSpellings: [[UInt8]: UInt32] = [:], separators: [[UInt8]: UInt32] = [:]
+            tally.folded.withUnsafeMutableBufferPointer { folded in
+                tally.capitalized.withUnsafeMutableBufferPointer { capitalized in
+                    tally.shortSeparators.withUnsafeMutableBufferPointer { shortSeparators in
+                        for number in numbers[(part * numbers.count / parts)..<((part + 1) * numbers.count / parts)] {
+                            let item = catalog.items[Int(number)]!
+                            for (field, searched) in catalog.fields.enumerated() {
+                                guard var text = item.fields[searched.name] else { continue }
+                                text.withUTF8 { text in
+                                    forEachPiece(of: text, words: catalog.words(of: number, field: field), vocabulary: catalog.vocabulary) { separator in
+                                        if let index = shortIndex(separator) {
+                                            shortSeparators[index] += 1
+                                        } else {
+                                            separators[Array(separator), default: 0] += 1
+                                        }
+                                    } word: { number, spelling in
+                                        switch spelling {
+                                        case .folded: folded[Int(number)] += 1
+                                        case .capitalized: capitalized[Int(number)] += 1
+                                        case .other(let bytes): otherSpellings[Array(bytes), default: 0] += 1
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
+            tally.otherSpellings = otherSpellings
+            tally.separators = separators
             tallies.set(part, tally)
         }
         var tally = tallies.take(0)!
@@ -218,7 +225,7 @@ struct CatalogLexicon: Sendable {
         var end = 0
         var index = words.startIndex
         let bytes = vocabulary.bytes, starts = vocabulary.starts
-        WordFolding.forEachWord(in: text) { range, _ in
+        WordFolding.forEachWordRange(in: text) { range in
             // The forward index holds the words this same scan found when the item was added.
             precondition(index < words.endIndex, "a text with more words than its index holds")
             separator(UnsafeBufferPointer(rebasing: text[end..<range.lowerBound]))
@@ -242,6 +249,7 @@ struct CatalogLexicon: Sendable {
             word(number, kind)
             end = range.upperBound
             index += 1
+            return true
         }
         precondition(index == words.endIndex, "a text with fewer words than its index holds")
         separator(UnsafeBufferPointer(rebasing: text[end...]))

@@ -27,7 +27,14 @@ enum WordFolding {
     @inline(__always) // with the scan: a highlight's otherwise cost a closure call and a retain per word
     static func forEachWordRange(in text: String, _ body: (Range<Int>) -> Bool) {
         var text = text
-        text.withUTF8 { bytes in scanWords(in: bytes, folding: false) { range, _ in body(range) } }
+        text.withUTF8 { bytes in forEachWordRange(in: bytes, body) }
+    }
+
+    /// Calls `body` with each word's byte range in `bytes` (valid UTF-8) until it returns false;
+    /// the words `forEachWord` finds, found without folding ASCII ones.
+    @inline(__always) // see above
+    static func forEachWordRange(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Bool) {
+        scanWords(in: bytes, folding: false) { range, _ in body(range) }
     }
 
     /// The folded bytes of `bytes` (valid UTF-8) when they are one word as a whole; nil otherwise.
@@ -80,13 +87,12 @@ enum WordFolding {
             }
             guard index < count else { return }
             let start = index
-            folded.removeAll(keepingCapacity: true)
-            var isASCII = true
+            var isASCII = true, hasUppercase = false
             while index < count {
                 let byte = bytes[index]
                 if byte < 0x80 {
                     guard isASCIIWordByte(byte) else { break }
-                    if folding { folded.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+                    hasUppercase = hasUppercase || byte &- 0x41 < 26
                     index += 1
                 } else {
                     let (scalar, length) = decode(bytes, at: index)
@@ -95,12 +101,26 @@ enum WordFolding {
                     index += length
                 }
             }
+            let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
             if !isASCII {
                 folded.removeAll(keepingCapacity: true)
-                fold(UnsafeBufferPointer(rebasing: bytes[start..<index]), into: &folded)
+                fold(word, into: &folded)
                 if folded.isEmpty { continue } // only marks
+                guard folded.withUnsafeBufferPointer({ body(start..<index, $0) }) else { return }
+            } else if !folding {
+                guard body(start..<index, UnsafeBufferPointer(start: nil, count: 0)) else { return }
+            } else if !hasUppercase {
+                // Most words: folded as they stand, passed without a copy.
+                guard body(start..<index, word) else { return }
+            } else {
+                folded.removeAll(keepingCapacity: true)
+                folded.append(contentsOf: word)
+                let goOn = folded.withUnsafeMutableBufferPointer { folded in
+                    for position in folded.indices where folded[position] &- 0x41 < 26 { folded[position] |= 0x20 }
+                    return body(start..<index, UnsafeBufferPointer(folded))
+                }
+                guard goOn else { return }
             }
-            guard folded.withUnsafeBufferPointer({ body(start..<index, $0) }) else { return }
         }
     }
 

@@ -82,6 +82,27 @@ import TrawlTestSupport
         #expect(ranges == [0..<3, 4..<6]) // byte ranges in the original text
     }
 
+    /// ASCII words fold without a copy when already lowercase and through one when not: both
+    /// against the standard library's split and `lowercased()`, with the byte ranges too.
+    @Test func asciiWordsFoldAsTheStandardLibraryLowercasesThem() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 0x5EED_F01D))
+        let alphabet = Array("aZqQ9m0 -_.,\t")
+        for _ in 0..<500 {
+            let text = String((0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            let expected = text.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+            var words: [String] = [], ranges: [Range<Int>] = []
+            WordFolding.forEachWord(in: text) { range, folded in
+                ranges.append(range)
+                words.append(String(decoding: folded, as: UTF8.self))
+            }
+            #expect(words == expected.map { $0.lowercased() }, "\(text)")
+            #expect(ranges == expected.map { text.utf8.distance(from: text.startIndex, to: $0.startIndex)..<text.utf8.distance(from: text.startIndex, to: $0.endIndex) }, "\(text)")
+            var unfolded: [Range<Int>] = []
+            WordFolding.forEachWordRange(in: text) { unfolded.append($0); return true }
+            #expect(unfolded == ranges, "\(text)")
+        }
+    }
+
     @Test func typoBudgetFollowsWordLength() {
         #expect((1...12).map(catalogTypoBudget(forWordOfLength:)) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2])
     }
