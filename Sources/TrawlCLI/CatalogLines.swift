@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import TrawlCatalog
 import TrawlFiles
@@ -41,14 +46,16 @@ struct CatalogLines: Sequence, Sendable {
             batch = []
         }
         var lineNumber = 0
-        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        // Line by line with memchr: splitting the whole text first held back the first batch for
+        // a byte loop over all of it.
+        forEachLine(of: bytes) { line in
             lineNumber += 1
             var line = line
             if line.last == 0x0D { line = line.dropLast() }
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             guard let text = String(validating: line, as: UTF8.self) else {
                 summary.problems.append((lineNumber, "not valid UTF-8"))
-                continue
+                return
             }
             do {
                 let item = try CatalogItem(jsonLine: text)
@@ -62,6 +69,21 @@ struct CatalogLines: Sequence, Sendable {
         }
         ship()
         queue.finish(summary)
+    }
+
+    /// Calls `body` with each line of `bytes` without its newline, the empty one after a final
+    /// newline included.
+    private static func forEachLine(of bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>.SubSequence) -> Void) {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return body(buffer[...]) }
+            var start = 0
+            while true {
+                let end = memchr(base + start, 0x0A, buffer.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
+                body(buffer[start..<end])
+                guard end < buffer.count else { return }
+                start = end + 1
+            }
+        }
     }
 
     func makeIterator() -> Iterator { Iterator(queue: queue) }
