@@ -61,23 +61,24 @@ enum CatalogBlock {
         var leads = [[UInt8]](repeating: [], count: fieldCount), tails = leads
         for number in numbers { appendString(catalog.items[Int(number)]!.id, to: &columns) }
         let fieldNumbers = Dictionary(uniqueKeysWithValues: catalog.fields.enumerated().map { ($1.name, $0) })
-        var references: [Int] = []
+        // An item's fields by reference, each with its text (a name hashed once).
+        var references: [(reference: Int, text: String)] = []
         var pieces: [UInt8] = [], textLeads: [UInt8] = [], textTails: [UInt8] = []
         for number in numbers {
             let item = catalog.items[Int(number)]!
             references.removeAll(keepingCapacity: true)
-            for name in item.fields.keys { references.append(fieldNumbers[name].map { $0 << 1 } ?? locals.reference(to: name)) }
-            references.sort()
+            for (name, text) in item.fields { references.append((fieldNumbers[name].map { $0 << 1 } ?? locals.reference(to: name), text)) }
+            references.sort { $0.reference < $1.reference }
             TreeIndexFormat.appendVarint(UInt64(references.count), to: &columns)
-            for reference in references { TreeIndexFormat.appendVarint(UInt64(reference), to: &columns) }
-            for reference in references {
+            for (reference, _) in references { TreeIndexFormat.appendVarint(UInt64(reference), to: &columns) }
+            for (reference, text) in references {
                 while texts.count <= reference { texts.append([]) }
                 guard reference & 1 == 0 else {
-                    appendString(item.fields[locals.strings[reference >> 1]]!, to: &texts[reference])
+                    appendString(text, to: &texts[reference])
                     continue
                 }
                 let field = reference >> 1
-                var text = item.fields[catalog.fields[field].name]!
+                var text = text
                 let words = catalog.words(of: number, field: field)
                 // A text's pieces into local buffers, appended to their columns once.
                 pieces.removeAll(keepingCapacity: true)

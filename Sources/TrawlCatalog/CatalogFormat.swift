@@ -87,7 +87,11 @@ public enum CatalogFormat {
                                                            scopeAttribute: String?) -> (bytes: [UInt8], count: Int) {
         var catalog = Catalog(fields: fields, storingOnly: items)
         catalog.scopeAttribute = scopeAttribute
-        return (encode(catalog), catalog.count)
+        let encoded = (encode(catalog), catalog.count)
+        // Freed on another thread: a million items take a few tenths of a second to free, which
+        // the caller (writing the bytes, often about to exit) need not wait for.
+        DispatchQueue.global().async { [catalog] in withExtendedLifetime(catalog) {} }
+        return encoded
     }
 
     /// The catalog `bytes` hold; throws when they are not a catalog, of another version, truncated
