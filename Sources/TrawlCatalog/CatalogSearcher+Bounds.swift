@@ -116,7 +116,7 @@ extension CatalogSearcher {
         var groups = BestFirstGroups(items: items, sums: sums)
         var scorer = ItemScorer(words: words, catalog: catalog, matchedWords: matchedWords, wordMasks: wordMasks,
                                 exactMasks: exactMasks, wordTypos: wordTypos)
-        let orders = catalog.orders
+        let orders = catalog.orders, lengths = catalog.lengths
         func bound(_ sum: BoundSum, length: Int, order: Int, mayHoldExactly: Bool = true) -> CatalogResults.Rank {
             let inexact = Int(sum & 31)
             return CatalogResults.Rank(typos: Int(sum >> 56), proximity: Int(sum >> 48 & 0xFF),
@@ -142,9 +142,7 @@ extension CatalogSearcher {
             let isDone = members.withUnsafeBufferPointer { group in
                 func isAdmitted(_ item: UInt32) -> Bool {
                     guard let worst = ranking.best.admissionLimit else { return true }
-                    let base = Int(item) * (fieldCount + 1)
-                    let length = Int(itemBounds[base + fieldCount] &- itemBounds[base])
-                    return !(worst < bound(sum, length: length, order: Int(orders[Int(item)]),
+                    return !(worst < bound(sum, length: Int(lengths[Int(item)]), order: Int(orders[Int(item)]),
                                            mayHoldExactly: sum & 31 != 0 || mayHoldExactly(Int(item))))
                 }
                 for (index, item) in group.enumerated() {
