@@ -24,7 +24,7 @@ struct CatalogLines: Sequence, Sendable {
     private let queue = OrderedQueue<[CatalogItem], Summary>()
 
     /// Starts parsing `bytes` in the background.
-    init(parsing bytes: [UInt8], fields: [CatalogField]) {
+    init(parsing bytes: FileBytes, fields: [CatalogField]) {
         let queue = queue
         DispatchQueue.global().async { Self.parse(bytes, fields: fields, into: queue) }
     }
@@ -35,7 +35,7 @@ struct CatalogLines: Sequence, Sendable {
         return queue.result
     }
 
-    private static func parse(_ bytes: [UInt8], fields: [CatalogField], into queue: OrderedQueue<[CatalogItem], Summary>) {
+    private static func parse(_ bytes: FileBytes, fields: [CatalogField], into queue: OrderedQueue<[CatalogItem], Summary>) {
         var summary = Summary(fields: fields)
         var fieldNames = Set(fields.map(\.name))
         var batch: [CatalogItem] = []
@@ -73,8 +73,8 @@ struct CatalogLines: Sequence, Sendable {
 
     /// Calls `body` with each line of `bytes` without its newline, the empty one after a final
     /// newline included.
-    private static func forEachLine(of bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>.SubSequence) -> Void) {
-        bytes.withUnsafeBufferPointer { buffer in
+    private static func forEachLine(of bytes: FileBytes, _ body: (UnsafeBufferPointer<UInt8>.SubSequence) -> Void) {
+        bytes.withBytes { buffer in
             guard let base = buffer.baseAddress else { return body(buffer[...]) }
             var start = 0
             while true {

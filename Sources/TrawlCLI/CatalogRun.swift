@@ -20,26 +20,26 @@ public struct CatalogBuildRun: Sendable {
     /// Runs it; returns the exit code (0 built, 2 a line was bad or the catalog could not be written).
     public func run() -> Int32 {
         let start = monotonicNanoseconds()
-        let read: (bytes: [UInt8], error: Errno?)
+        let read: FileBytes
         if items == "-" {
-            read = (Console.readStandardInput(), nil)
+            read = FileBytes(Console.readStandardInput())
         } else {
             do {
                 let descriptor = try FileDescriptor.open(items, .readOnly, options: .closeOnExec)
-                read = try descriptor.closeAfter { descriptor.readToEnd() }
+                read = try descriptor.closeAfter { try FileBytes.read(descriptor) }
             } catch {
                 Console.error("\(items): \(error)")
                 return 2
             }
         }
-        if let error = read.error {
-            Console.error("\(items): \(error)")
-            return 2
-        }
-        let lines = CatalogLines(parsing: read.bytes, fields: fields)
+        let lines = CatalogLines(parsing: read, fields: fields)
         // Encoded without the word index, which a search's load builds.
         var (bytes, count) = CatalogFormat.encode(lines, fields: fields, scopeAttribute: scopeAttribute)
         let summary = lines.summary
+        if read.changedWhileMapped {
+            Console.error("\(items): the file shrank while it was read; nothing stored")
+            return 2
+        }
         // A field that items have but no option named joins the searched fields: encode again
         // with it, from the catalog just encoded (rare: the usual fields are named or are the
         // defaults).

@@ -85,6 +85,34 @@ import TrawlCatalog
         #expect(ids.contains("p2506"))
     }
 
+    /// A file of more than a megabyte is mapped rather than read: its lines give the catalog the
+    /// same lines give through standard input, and its bad lines keep their numbers.
+    @Test func aMappedFileBuildsWhatItsLinesBuildThroughStandardInput() throws {
+        let folder = try freshFolder()
+        var lines: [String] = []
+        for number in 0..<6000 {
+            lines.append("{\"id\": \"p\(number)\", \"fields\": {\"title\": \"package \(number % 89)\", \"body\": \"\(String(repeating: "tool quokka\(number % 13) ", count: 12))\"}}")
+        }
+        lines[5999] = "{\"id\": \"broken\""
+        var bytes = Array(lines.joined(separator: "\n").utf8)
+        // Line 5001 is not UTF-8: the same line left empty through standard input.
+        let badLine = bytes.indices.filter { bytes[$0] == 0x0A }[4999] + 1
+        bytes.replaceSubrange(badLine..<(badLine + 12), with: [0xFF] + Array(repeating: UInt8(ascii: " "), count: 11))
+        let items = folder.appendingPathComponent("items.jsonl")
+        try Data(bytes).write(to: items)
+        #expect(bytes.count > 1 << 20)
+        let mapped = try trawl(["catalog", "build", "--stats", "--catalog", "mapped", items.path], in: folder)
+        #expect(mapped.status == 2)
+        #expect(mapped.stderr.contains("items.jsonl:5001: not valid UTF-8"), "\(mapped.stderr)")
+        #expect(mapped.stderr.contains("items.jsonl:6000: not JSON"), "\(mapped.stderr)")
+        #expect(mapped.stdout.hasPrefix("5998 items from 5998 lines (2 skipped)"), "\(mapped.stdout)")
+        lines[5000] = ""
+        let piped = try trawl(["catalog", "build", "--stats", "--catalog", "piped", "-"], in: folder, input: lines.joined(separator: "\n"))
+        #expect(piped.stderr.contains("-:6000: not JSON"), "\(piped.stderr)")
+        let stored = { (name: String) in try Data(contentsOf: folder.appendingPathComponent(name).appendingPathComponent("catalog")) }
+        #expect(try stored("mapped") == stored("piped"))
+    }
+
     /// A repeated id keeps its last line, in the place of its first (the catalog's upsert); the
     /// replaced line is not stored.
     @Test func aRepeatedIdKeepsItsLastLine() throws {
