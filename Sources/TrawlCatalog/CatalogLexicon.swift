@@ -231,20 +231,22 @@ struct CatalogLexicon: Sendable {
             separator(UnsafeBufferPointer(rebasing: text[end..<range.lowerBound]))
             let spelling = UnsafeBufferPointer(rebasing: text[range])
             let number = words[index]
-            // Spelled folded when its bytes are the vocabulary word's (memcmp: most words are),
-            // capitalized when they differ only in an uppercase first letter (ASCII).
-            let start = Int(starts[Int(number)]), length = Int(starts[Int(number) + 1]) - start
-            var kind = Spelling.other(spelling)
-            if length == spelling.count {
-                bytes.withUnsafeBufferPointer { folded in
+            // An ASCII word's case says how it is spelled (most words); another is compared with
+            // its vocabulary word, whose bytes cost a cache miss or two.
+            let kind = asciiSpelling(spelling) ?? bytes.withUnsafeBufferPointer { folded in
+                let start = Int(starts[Int(number)]), length = Int(starts[Int(number) + 1]) - start
+                // Spelled folded when its bytes are the vocabulary word's, capitalized when they
+                // differ only in an uppercase first letter (ASCII).
+                if length == spelling.count {
                     let first = spelling[0]
                     if first == folded[start] {
-                        if memcmp(folded.baseAddress! + start, spelling.baseAddress!, length) == 0 { kind = .folded }
+                        if memcmp(folded.baseAddress! + start, spelling.baseAddress!, length) == 0 { return .folded }
                     } else if (0x41...0x5A).contains(first), first | 0x20 == folded[start],
                               memcmp(folded.baseAddress! + start + 1, spelling.baseAddress! + 1, length - 1) == 0 {
-                        kind = .capitalized
+                        return .capitalized
                     }
                 }
+                return .other(spelling)
             }
             word(number, kind)
             end = range.upperBound
@@ -253,6 +255,21 @@ struct CatalogLexicon: Sendable {
         }
         precondition(index == words.endIndex, "a text with fewer words than its index holds")
         separator(UnsafeBufferPointer(rebasing: text[end...]))
+    }
+
+    /// How an ASCII word spelled `spelling` is spelled against its folded form (its lowercase
+    /// letters); nil when it is not ASCII.
+    @inline(__always)
+    static func asciiSpelling(_ spelling: UnsafeBufferPointer<UInt8>) -> Spelling? {
+        var uppercaseAfterFirst = false
+        for byte in spelling.dropFirst() {
+            if byte >= 0x80 { return nil }
+            if byte &- 0x41 < 26 { uppercaseAfterFirst = true }
+        }
+        let first = spelling[0]
+        if first >= 0x80 { return nil }
+        if uppercaseAfterFirst { return .other(spelling) }
+        return first &- 0x41 < 26 ? .capitalized : .folded
     }
 
     /// Appends the stored form of the lexicon to `out`.
