@@ -23,8 +23,13 @@ struct CatalogLines: Sequence, Sendable {
 
     private let queue = OrderedQueue<[CatalogItem], Summary>()
 
+    /// About how many lines there are, from those in the first megabyte (a sequence's
+    /// `underestimatedCount` may not guess above the truth).
+    let expectedCount: Int
+
     /// Starts parsing `bytes` in the background.
     init(parsing bytes: FileBytes, fields: [CatalogField]) {
+        expectedCount = bytes.withBytes(Self.estimatedLineCount)
         let queue = queue
         DispatchQueue.global().async { Self.parse(bytes, fields: fields, into: queue) }
     }
@@ -69,6 +74,19 @@ struct CatalogLines: Sequence, Sendable {
         }
         ship()
         queue.finish(summary)
+    }
+
+    /// About how many lines `bytes` hold, from the lines of their first megabyte.
+    private static func estimatedLineCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let sample = Swift.min(bytes.count, 1 << 20)
+        guard let base = bytes.baseAddress, sample > 0 else { return 0 }
+        var lines = 1, start = 0
+        while let found = memchr(base + start, 0x0A, sample - start) {
+            start = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base + 1
+            guard start < sample else { break }
+            lines += 1
+        }
+        return lines * (bytes.count / sample)
     }
 
     /// Calls `body` with each line of `bytes` without its newline, the empty one after a final

@@ -34,7 +34,7 @@ public struct CatalogBuildRun: Sendable {
         }
         let lines = CatalogLines(parsing: read, fields: fields)
         // Encoded without the word index, which a search's load builds.
-        var (bytes, count) = CatalogFormat.encode(lines, fields: fields, scopeAttribute: scopeAttribute)
+        var (bytes, count) = CatalogFormat.encode(lines, fields: fields, scopeAttribute: scopeAttribute, expectedCount: lines.expectedCount)
         let summary = lines.summary
         if read.changedWhileMapped {
             Console.error("\(items): the file shrank while it was read; nothing stored")

@@ -142,16 +142,20 @@ public struct Catalog: Sendable {
 
     /// A catalog of `items` whose words are numbered (the forward index) but not posted: all that
     /// ``CatalogFormat`` stores, made without the postings and prefix lists that only a search
-    /// reads and a load builds again. Not to be searched.
-    init<Items: Sequence<CatalogItem>>(fields: [CatalogField], storingOnly items: Items) {
+    /// reads and a load builds again. Not to be searched. About `expectedCount` items are made
+    /// room for at once (see ``upsert(contentsOf:foldingAhead:posting:expecting:)``).
+    init<Items: Sequence<CatalogItem>>(fields: [CatalogField], storingOnly items: Items, expecting expectedCount: Int = 0) {
         self.init(fields: fields)
-        upsert(contentsOf: items, foldingAhead: Self.foldingAheadChunk, posting: false)
+        upsert(contentsOf: items, foldingAhead: Self.foldingAheadChunk, posting: false, expecting: expectedCount)
     }
 
     /// Inserts or replaces each of `items`, in order; from two chunks of `chunk` items on, the
     /// chunks' words are split, folded and looked up (``FoldedItems``) on other threads while the
     /// chunks before are indexed. Unless `posting` is false, the update ends by posting them.
-    mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items, foldingAhead chunk: Int, posting: Bool = true) {
+    /// Room is made for `expectedCount` items when `items` underestimates more: a hint, which
+    /// only costs memory when too large.
+    mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items, foldingAhead chunk: Int, posting: Bool = true,
+                                                       expecting expectedCount: Int = 0) {
         precondition(chunk > 0, "chunks of at least one item")
         var iterator = items.makeIterator()
         var first: [CatalogItem] = []
@@ -159,7 +163,7 @@ public struct Catalog: Sendable {
         if first.count / 2 < chunk {
             for item in first { add(item) }
         } else {
-            let expected = max(first.count, items.underestimatedCount)
+            let expected = max(first.count, items.underestimatedCount, expectedCount)
             reserveCapacity(forMore: expected)
             addFoldingAhead(first, then: &iterator, expecting: expected, chunk: chunk)
         }

@@ -82,10 +82,12 @@ public enum CatalogFormat {
     /// The bytes ``encode(_:)`` gives `Catalog(fields: fields, items: items)` with
     /// `scopeAttribute`, made without the word index that a search reads and a load builds again
     /// (a fifth of a large build), and how many items they hold (a later item with an id already
-    /// seen replaces the earlier one).
-    public static func encode<Items: Sequence<CatalogItem>>(_ items: Items, fields: [CatalogField],
-                                                           scopeAttribute: String?) -> (bytes: [UInt8], count: Int) {
-        var catalog = Catalog(fields: fields, storingOnly: items)
+    /// seen replaces the earlier one). `expectedCount`, about how many items there are when
+    /// `items` cannot say (a sequence made as it is read), lets the catalog make room for them
+    /// at once instead of growing a dozen times.
+    public static func encode<Items: Sequence<CatalogItem>>(_ items: Items, fields: [CatalogField], scopeAttribute: String?,
+                                                           expectedCount: Int = 0) -> (bytes: [UInt8], count: Int) {
+        var catalog = Catalog(fields: fields, storingOnly: items, expecting: expectedCount)
         catalog.scopeAttribute = scopeAttribute
         let encoded = (encode(catalog), catalog.count)
         // Freed on another thread: a million items take a few tenths of a second to free, which

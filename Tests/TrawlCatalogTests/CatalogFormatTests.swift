@@ -99,7 +99,8 @@ import TrawlTestSupport
     }
 
     /// Storing items without the word index writes the bytes their indexed catalog stores: items
-    /// in several blocks and folded ahead, a replaced id, an unsearched field, the scope kept.
+    /// in several blocks and folded ahead, a replaced id, an unsearched field, the scope kept,
+    /// whatever count of items was expected.
     @Test func itemsStoredWithoutTheWordIndexAreTheirCatalogsBytes() throws {
         var random = SeededGenerator(seed: 29)
         var items = (0..<2600).map { CatalogDifferentialTests.randomItem(&random, id: $0) }
@@ -112,6 +113,11 @@ import TrawlTestSupport
         #expect(count == catalog.count)
         #expect(bytes == CatalogFormat.encode(catalog))
         #expect(try CatalogFormat.decode(bytes).scopeAttribute == "section")
+        // The expected count is room made, not an answer: too few or too many, the same bytes.
+        for expected in [1, 100_000] {
+            let hinted = CatalogFormat.encode(items, fields: fields, scopeAttribute: "section", expectedCount: expected)
+            #expect(hinted.count == count && hinted.bytes == bytes, "expecting \(expected)")
+        }
     }
 
     /// Equal catalogs store equal bytes, and storing a loaded catalog gives the bytes it came from.
