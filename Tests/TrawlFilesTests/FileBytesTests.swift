@@ -7,11 +7,7 @@ import TrawlTestSupport
 /// A whole file's bytes: mapped when large and regular, read otherwise, the same bytes either way;
 /// a mapped file that shrinks is reported.
 @Suite struct FileBytesTests {
-    func file(_ bytes: [UInt8]) throws -> FilePath {
-        let path = FilePath(try temporaryFolder("bytes").appendingPathComponent("file").path)
-        try writeFile(path, bytes)
-        return path
-    }
+    func file(_ bytes: [UInt8]) throws -> FilePath { try temporaryFile(bytes, label: "bytes") }
 
     @Test func largeAndSmallFilesGiveTheirBytes() throws {
         var random = SeededGenerator(seed: 7)

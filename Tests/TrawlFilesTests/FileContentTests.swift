@@ -6,11 +6,7 @@ import TrawlKernels
 import TrawlTestSupport
 
 @Suite struct FileContentTests {
-    func file(_ bytes: [UInt8]) throws -> FilePath {
-        let path = FilePath(try temporaryFolder("content").appendingPathComponent("file").path)
-        try writeFile(path, bytes)
-        return path
-    }
+    func file(_ bytes: [UInt8]) throws -> FilePath { try temporaryFile(bytes, label: "content") }
 
     @Test(arguments: [FileContent.Purpose.rewrite, .search(allowsMapping: true, allowsStreams: false)])
     func aNulAnywhereMakesAFileBinary(purpose: FileContent.Purpose) throws {

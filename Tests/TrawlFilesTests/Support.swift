@@ -10,6 +10,13 @@ func writeFile(_ path: FilePath, _ bytes: [UInt8]) throws {
     _ = try bytes.withUnsafeBytes { try descriptor.writeAll($0) }
 }
 
+/// A file holding `bytes` in a fresh temporary folder named after `label`.
+func temporaryFile(_ bytes: [UInt8], label: String) throws -> FilePath {
+    let path = FilePath(try temporaryFolder(label).appendingPathComponent("file").path)
+    try writeFile(path, bytes)
+    return path
+}
+
 func makeFolder(_ path: FilePath) throws {
     guard path.withPlatformString({ mkdir($0, 0o755) }) == 0 else { throw Errno(rawValue: errno) }
 }
