@@ -34,7 +34,7 @@ public struct CatalogBuildRun: Sendable {
         }
         let lines = CatalogLines(parsing: read, fields: fields)
         // Encoded without the word index, which a search's load builds.
-        var (bytes, count) = CatalogFormat.encode(lines, fields: fields, scopeAttribute: scopeAttribute, expectedCount: lines.expectedCount)
+        var encoded = CatalogFormat.encode(lines, fields: fields, scopeAttribute: scopeAttribute, expectedCount: lines.expectedCount)
         let summary = lines.summary
         if read.changedWhileMapped {
             Console.error("\(items): the file shrank while it was read; nothing stored")
@@ -45,21 +45,21 @@ public struct CatalogBuildRun: Sendable {
         // defaults).
         if summary.fields != fields {
             do {
-                (bytes, count) = CatalogFormat.encode(try CatalogFormat.decode(bytes).allItems, fields: summary.fields, scopeAttribute: scopeAttribute)
+                encoded = CatalogFormat.encode(try CatalogFormat.decode(encoded.bytes).allItems, fields: summary.fields, scopeAttribute: scopeAttribute)
             } catch {
                 Console.error("\(items): cannot store the items with the fields found in them: \(error)")
                 return 2
             }
         }
         do {
-            try CatalogStore.save(encoded: bytes, in: folder)
+            try CatalogStore.save(encoded: encoded, in: folder)
         } catch {
             Console.error("\(CatalogStore.path(in: folder)): cannot write the catalog: \(error)")
             return 2
         }
         for (line, reason) in summary.problems { Console.error("\(items):\(line): \(reason); line skipped") }
         if stats {
-            Console.write("\(count) items from \(summary.itemCount) lines (\(summary.problems.count) skipped), fields \(summary.fields.map { "\($0.name)=\($0.weight)" }.joined(separator: ",")), "
+            Console.write("\(encoded.count) items from \(summary.itemCount) lines (\(summary.problems.count) skipped), fields \(summary.fields.map { "\($0.name)=\($0.weight)" }.joined(separator: ",")), "
                 + "stored in \(CatalogStore.path(in: folder)), \(formatSeconds(monotonicNanoseconds() - start))\n")
         }
         return summary.problems.isEmpty ? 0 : 2

@@ -16,14 +16,14 @@ public enum CatalogStore {
 
     /// Writes `catalog` into `folder` (created with its parents when missing), atomically.
     public static func save(_ catalog: Catalog, in folder: FilePath) throws(Errno) {
-        try save(encoded: CatalogFormat.encode(catalog), in: folder)
+        try save(encoded: CatalogFormat.encoded(catalog), in: folder)
     }
 
-    /// Writes the catalog `bytes` hold (``CatalogFormat``) into `folder` (created with its
+    /// Writes the catalog `encoded` holds (``CatalogFormat``) into `folder` (created with its
     /// parents when missing), atomically.
-    public static func save(encoded bytes: [UInt8], in folder: FilePath) throws(Errno) {
+    public static func save(encoded: CatalogFormat.Encoded, in folder: FilePath) throws(Errno) {
         try makeFolders(folder)
-        try TreeIndexStore.writeAtomically(bytes, to: path(in: folder))
+        try TreeIndexStore.writeAtomically(parts: encoded.parts, to: path(in: folder))
     }
 
     /// Reads the catalog stored in `folder`.

@@ -352,17 +352,9 @@ public enum TreeIndexFormat {
     }
 
     static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        var index = 0
-        while index + 8 <= raw.count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self).littleEndian) &* 0x0000_0100_0000_01B3
-            index += 8
-        }
-        while index < raw.count {
-            hash = (hash ^ UInt64(raw[index])) &* 0x0000_0100_0000_01B3
-            index += 1
-        }
-        return hash
+        var checksum = Checksum()
+        checksum.add(raw)
+        return checksum.value
     }
 
     /// Appends `value` as a LEB128 varint.

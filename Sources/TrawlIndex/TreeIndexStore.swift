@@ -110,7 +110,7 @@ public enum TreeIndexStore {
         try makeFolder(root: root)
         let folder = folder(root)
         for segment in segments {
-            try writeDurably(segment.bytes, to: folder.appending(segment.name), exclusive: true)
+            try writeDurably([segment.bytes], to: folder.appending(segment.name), exclusive: true)
         }
         let encoded = TreeIndexFormat.encode(manifest)
         try writeAtomically(encoded, to: manifestPath(root))
@@ -132,8 +132,13 @@ public enum TreeIndexStore {
     /// same folder (`NAME.PID.tmp`) is written and synced, renamed over `path`, and the folder
     /// synced, so a crash leaves the old file or the new one, whole.
     public static func writeAtomically(_ bytes: [UInt8], to path: FilePath) throws(Errno) {
+        try writeAtomically(parts: [bytes], to: path)
+    }
+
+    /// ``writeAtomically(_:to:)`` of `parts` back to back, each written as it is.
+    public static func writeAtomically(parts: [[UInt8]], to path: FilePath) throws(Errno) {
         let temporary = path.removingLastComponent().appending("\(path.lastComponent?.string ?? "index").\(getpid()).tmp")
-        try writeDurably(bytes, to: temporary, exclusive: false)
+        try writeDurably(parts, to: temporary, exclusive: false)
         let renamed = temporary.withPlatformString { from in path.withPlatformString { to in rename(from, to) } }
         guard renamed == 0 else {
             let code = errno
@@ -147,7 +152,7 @@ public enum TreeIndexStore {
         }
     }
 
-    private static func writeDurably(_ bytes: [UInt8], to path: FilePath, exclusive: Bool) throws(Errno) {
+    private static func writeDurably(_ parts: [[UInt8]], to path: FilePath, exclusive: Bool) throws(Errno) {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(path, .writeOnly, options: exclusive ? [.create, .exclusiveCreate] : [.create, .truncate],
@@ -155,10 +160,16 @@ public enum TreeIndexStore {
         } catch {
             throw error as? Errno ?? .ioError
         }
-        let written: Errno? = bytes.withUnsafeBytes { buffer in
-            do throws(Errno) { try descriptor.writeAll(buffer) } catch { return error }
+        let written: Errno? = {
+            for part in parts {
+                let failure: Errno? = part.withUnsafeBytes { buffer in
+                    do throws(Errno) { try descriptor.writeAll(buffer) } catch { return error }
+                    return nil
+                }
+                if let failure { return failure }
+            }
             return fsync(descriptor.rawValue) == 0 ? nil : Errno(rawValue: errno)
-        }
+        }()
         try? descriptor.close()
         if let written {
             _ = path.withPlatformString { unlink($0) }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import Testing
 import TrawlIndex
 import TrawlTestSupport
@@ -109,8 +110,10 @@ import TrawlTestSupport
         let fields = [CatalogField("body", weight: 1), CatalogField("title", weight: 4)]
         var catalog = Catalog(fields: fields, items: items)
         catalog.scopeAttribute = "section"
-        let (bytes, count) = CatalogFormat.encode(items, fields: fields, scopeAttribute: "section")
+        let encoded = CatalogFormat.encode(items, fields: fields, scopeAttribute: "section")
+        let (bytes, count) = (encoded.bytes, encoded.count)
         #expect(count == catalog.count)
+        #expect(encoded.parts.count > 2, "the blocks are parts of their own")
         #expect(bytes == CatalogFormat.encode(catalog))
         #expect(try CatalogFormat.decode(bytes).scopeAttribute == "section")
         // The expected count is room made, not an answer: too few or too many, the same bytes.
@@ -118,6 +121,18 @@ import TrawlTestSupport
             let hinted = CatalogFormat.encode(items, fields: fields, scopeAttribute: "section", expectedCount: expected)
             #expect(hinted.count == count && hinted.bytes == bytes, "expecting \(expected)")
         }
+    }
+
+    /// The store writes the parts back to back: the file holds the catalog's bytes, and loads.
+    @Test func theStoreWritesTheBytesTheFormatGives() throws {
+        let catalog = Self.catalog(seed: 41, count: 3000)
+        let folder = FilePath(try temporaryFolder("catalog-store").path).appending("nested/catalog")
+        try CatalogStore.save(catalog, in: folder)
+        let written = try Data(contentsOf: URL(fileURLWithPath: CatalogStore.path(in: folder).string))
+        let bytes = CatalogFormat.encode(catalog)
+        #expect(CatalogFormat.encoded(catalog).parts.count > 2)
+        #expect(written.elementsEqual(bytes))
+        #expect(try CatalogStore.load(from: folder).allItems == catalog.allItems)
     }
 
     /// Equal catalogs store equal bytes, and storing a loaded catalog gives the bytes it came from.
