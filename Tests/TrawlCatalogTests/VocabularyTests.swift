@@ -103,6 +103,41 @@ import TrawlTestSupport
         }
     }
 
+    /// Long texts of every kind of piece (ASCII runs longer than the scan's 64-byte windows,
+    /// letters with diacritics, other scripts, lone and decomposed marks, emoji, punctuation):
+    /// the words are the runs of letters, digits and marks the standard library's Unicode
+    /// properties give, less those of marks alone, at the same byte ranges.
+    @Test func wordsAreTheRunsOfWordScalarsOfAnyText() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 0x5EED_F02D))
+        let pieces = ["a", "Z", "q", "9", "0", "é", "E\u{301}", "\u{301}", "\u{20DD}", "ß", "Ω", "日本", "ǅ", "ⅷ", "²", "ـ",
+                      " ", "-", "_", ".", "\n", "😀", "\u{200B}", "—", "«", String(repeating: "x", count: 70),
+                      String(repeating: "Ab1", count: 30), String(repeating: " ", count: 65), String(repeating: "é", count: 40)]
+        let categories: Set<Unicode.GeneralCategory> = [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                                                        .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark]
+        for _ in 0..<400 {
+            let text = (0..<Int.random(in: 0...60, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            var expected: [Range<Int>] = []
+            var offset = 0, start: Int? = nil, onlyMarks = true
+            for scalar in text.unicodeScalars {
+                if categories.contains(scalar.properties.generalCategory) {
+                    if start == nil { (start, onlyMarks) = (offset, true) }
+                    // A word of nonspacing marks alone folds to nothing and is no word.
+                    if scalar.properties.generalCategory != .nonspacingMark { onlyMarks = false }
+                } else if let begun = start {
+                    if !onlyMarks { expected.append(begun..<offset) }
+                    start = nil
+                }
+                offset += scalar.utf8.count
+            }
+            if let begun = start, !onlyMarks { expected.append(begun..<offset) }
+            var ranges: [Range<Int>] = [], unfolded: [Range<Int>] = []
+            WordFolding.forEachWord(in: text) { range, _ in ranges.append(range) }
+            WordFolding.forEachWordRange(in: text) { unfolded.append($0); return true }
+            #expect(ranges == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(unfolded == expected)
+        }
+    }
+
     @Test func typoBudgetFollowsWordLength() {
         #expect((1...12).map(catalogTypoBudget(forWordOfLength:)) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2])
     }
