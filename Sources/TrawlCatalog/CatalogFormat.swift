@@ -48,7 +48,7 @@ public enum CatalogFormat {
     /// The bytes of `catalog`; its words are counted and its blocks encoded on all cores.
     public static func encode(_ catalog: Catalog) -> [UInt8] { encoded(catalog).bytes }
 
-    /// ``encode(_:)-([Catalog])`` in parts.
+    /// The bytes of `catalog` in the parts they were made in.
     public static func encoded(_ catalog: Catalog) -> Encoded {
         let numbers = catalog.liveNumbersInOrder
         let (lexicon, ranks) = CatalogLexicon.counting(catalog, numbers: numbers)
