@@ -49,81 +49,199 @@ enum CatalogBlock {
         }
     }
 
-    /// The items numbered `numbers` of `catalog` as a stored block, its searched texts coded by
-    /// `ranks`, and the zlib strategy its words were compressed with: `wordStrategy`, or when nil
-    /// the one of deflate and Huffman codes alone that compresses them smaller.
-    static func encode(_ numbers: ArraySlice<UInt32>, of catalog: Catalog, ranks: CatalogLexicon.Ranks,
-                       wordStrategy: Int32?) -> (bytes: [UInt8], wordStrategy: Int32) {
-        var locals = LocalStrings()
-        var columns = [UInt8]()
-        var texts: [[UInt8]] = []
-        let fieldCount = catalog.fields.count
-        var leads = [[UInt8]](repeating: [], count: fieldCount), tails = leads
-        for number in numbers { appendString(catalog.items[Int(number)]!.id, to: &columns) }
-        let fieldNumbers = Dictionary(uniqueKeysWithValues: catalog.fields.enumerated().map { ($1.name, $0) })
-        // An item's fields by reference, each with its text (a name hashed once).
-        var references: [(reference: Int, text: String)] = []
-        var pieces: [UInt8] = [], textLeads: [UInt8] = [], textTails: [UInt8] = []
-        for number in numbers {
-            let item = catalog.items[Int(number)]!
-            references.removeAll(keepingCapacity: true)
-            for (name, text) in item.fields { references.append((fieldNumbers[name].map { $0 << 1 } ?? locals.reference(to: name), text)) }
-            references.sort { $0.reference < $1.reference }
-            TreeIndexFormat.appendVarint(UInt64(references.count), to: &columns)
-            for (reference, _) in references { TreeIndexFormat.appendVarint(UInt64(reference), to: &columns) }
-            for (reference, text) in references {
-                while texts.count <= reference { texts.append([]) }
-                guard reference & 1 == 0 else {
-                    appendString(text, to: &texts[reference])
-                    continue
-                }
-                let field = reference >> 1
-                var text = text
-                let words = catalog.words(of: number, field: field)
-                // A text's pieces into local buffers, appended to their columns once.
-                pieces.removeAll(keepingCapacity: true)
-                textLeads.removeAll(keepingCapacity: true)
-                textTails.removeAll(keepingCapacity: true)
-                TreeIndexFormat.appendVarint(UInt64(words.count), to: &pieces)
-                text.withUTF8 { text in
-                    CatalogLexicon.forEachPiece(of: text, words: words, vocabulary: catalog.vocabulary) { separator in
-                        TreeIndexFormat.appendVarint(UInt64(ranks.separator(separator)), to: &pieces)
-                    } word: { number, spelling in
-                        RankCode.append(ranks.word(number, spelling), leads: &textLeads, tails: &textTails)
+    /// A block's items laid out as stored, but for the ranks of their searched texts' pieces,
+    /// which wait for the lexicon: each text is split into its pieces once, while the lexicon is
+    /// counted, and the pieces are kept in a byte or so each until their ranks are known (splitting
+    /// every text again to encode it was a tenth of storing a large catalog).
+    struct Draft: Sendable {
+        private let itemCount: Int
+        private var locals = LocalStrings()
+        /// The ids, then each item's field references.
+        private var head: [UInt8] = []
+        /// By reference: the texts of a field that is not searched, as stored (a searched field's
+        /// entry stays empty until ``encoded(of:ranks:wordStrategy:)``).
+        private var texts: [[UInt8]] = []
+        /// The attributes, as stored.
+        private var attributes: [UInt8] = []
+        /// By searched field: the catalog's numbers of the items holding it, in order.
+        private var fieldItems: [[UInt32]]
+        /// By searched field: the separators of its texts in order, each as its short index
+        /// (``CatalogLexicon/shortIndex(_:)``) when below ``escape``, else as ``escape`` with the
+        /// next entry of `separatorEscapes`: its short index, or ``spareFlag`` and its entry in
+        /// `spare`.
+        private var separators: [[UInt8]]
+        private var separatorEscapes: [[UInt32]]
+        /// By searched field: the spellings of its texts' words in order, each as its ``Kind``;
+        /// an `other` spelling's bytes are in `spare`, at the next entry of `spellingEscapes`.
+        private var spellings: [[UInt8]]
+        private var spellingEscapes: [[UInt32]]
+        /// Long separators and other spellings, back to back, and where each ends.
+        private var spareBytes: [UInt8] = []
+        private var spareEnds: [UInt32] = []
+
+        private static let escape: UInt8 = 255
+        private static let spareFlag: UInt32 = 1 << 31
+
+        /// A word's ``CatalogLexicon/Spelling``, as kept.
+        private enum Kind: UInt8 { case folded, capitalized, other }
+
+        /// The items numbered `numbers` of `catalog`, their searched texts' pieces counted into
+        /// `tally`.
+        init(_ numbers: ArraySlice<UInt32>, of catalog: Catalog, tally: inout CatalogLexicon.Tally) {
+            itemCount = numbers.count
+            let fieldCount = catalog.fields.count
+            fieldItems = [[UInt32]](repeating: [], count: fieldCount)
+            separators = [[UInt8]](repeating: [], count: fieldCount)
+            spellings = separators
+            separatorEscapes = fieldItems
+            spellingEscapes = fieldItems
+            for number in numbers { appendString(catalog.items[Int(number)]!.id, to: &head) }
+            let fieldNumbers = Dictionary(uniqueKeysWithValues: catalog.fields.enumerated().map { ($1.name, $0) })
+            let vocabulary = catalog.vocabulary
+            // An item's fields by reference, each with its text (a name hashed once).
+            var references: [(reference: Int, text: String)] = []
+            // A text's pieces into local buffers, appended to their columns once; the rare
+            // escapes and spare bytes kept in locals too (the closures then capture no `self`).
+            var textSeparators: [UInt8] = [], textSpellings: [UInt8] = []
+            var separatorEscapes: [UInt32] = [], spellingEscapes: [UInt32] = []
+            var spareBytes: [UInt8] = [], spareEnds: [UInt32] = []
+            /// Keeps `bytes` in `spare`; returns their entry.
+            func spare(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+                spareBytes.append(contentsOf: bytes)
+                spareEnds.append(UInt32(spareBytes.count))
+                return UInt32(spareEnds.count - 1)
+            }
+            tally.counting { counter in
+                for number in numbers {
+                    let item = catalog.items[Int(number)]!
+                    references.removeAll(keepingCapacity: true)
+                    for (name, text) in item.fields { references.append((fieldNumbers[name].map { $0 << 1 } ?? locals.reference(to: name), text)) }
+                    references.sort { $0.reference < $1.reference }
+                    TreeIndexFormat.appendVarint(UInt64(references.count), to: &head)
+                    for (reference, _) in references { TreeIndexFormat.appendVarint(UInt64(reference), to: &head) }
+                    for (reference, text) in references {
+                        while texts.count <= reference { texts.append([]) }
+                        guard reference & 1 == 0 else {
+                            appendString(text, to: &texts[reference])
+                            continue
+                        }
+                        let field = reference >> 1
+                        fieldItems[field].append(number)
+                        textSeparators.removeAll(keepingCapacity: true)
+                        textSpellings.removeAll(keepingCapacity: true)
+                        separatorEscapes.removeAll(keepingCapacity: true)
+                        spellingEscapes.removeAll(keepingCapacity: true)
+                        var text = text
+                        text.withUTF8 { text in
+                            CatalogLexicon.forEachPiece(of: text, words: catalog.words(of: number, field: field), vocabulary: vocabulary) { separator in
+                                let index = CatalogLexicon.shortIndex(separator)
+                                counter.add(separator: separator, shortIndex: index)
+                                if let index, index < Int(Self.escape) {
+                                    textSeparators.append(UInt8(index))
+                                } else {
+                                    textSeparators.append(Self.escape)
+                                    separatorEscapes.append(index.map(UInt32.init) ?? Self.spareFlag | spare(separator))
+                                }
+                            } word: { number, spelling in
+                                counter.add(word: number, spelling)
+                                switch spelling {
+                                case .folded: textSpellings.append(Kind.folded.rawValue)
+                                case .capitalized: textSpellings.append(Kind.capitalized.rawValue)
+                                case .other(let bytes):
+                                    textSpellings.append(Kind.other.rawValue)
+                                    spellingEscapes.append(spare(bytes))
+                                }
+                            }
+                        }
+                        separators[field] += textSeparators
+                        spellings[field] += textSpellings
+                        if !separatorEscapes.isEmpty { self.separatorEscapes[field] += separatorEscapes }
+                        if !spellingEscapes.isEmpty { self.spellingEscapes[field] += spellingEscapes }
                     }
                 }
-                texts[reference] += pieces
-                leads[field] += textLeads
-                tails[field] += textTails
             }
-        }
-        for column in texts { columns += column }
-        for number in numbers {
-            let item = catalog.items[Int(number)]!
-            TreeIndexFormat.appendVarint(UInt64(item.attributes.count), to: &columns)
-            for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
-                TreeIndexFormat.appendVarint(UInt64(catalog.attributeNumber(of: name).map { $0 << 1 } ?? locals.reference(to: name)), to: &columns)
-                TreeIndexFormat.appendVarint(UInt64(values.count), to: &columns)
-                for value in values {
-                    let reference = catalog.valueNumber(of: CatalogFilter(name, value)).map { Int($0) << 1 } ?? locals.reference(to: value)
-                    TreeIndexFormat.appendVarint(UInt64(reference), to: &columns)
+            self.spareBytes = spareBytes
+            self.spareEnds = spareEnds
+            for number in numbers {
+                let item = catalog.items[Int(number)]!
+                TreeIndexFormat.appendVarint(UInt64(item.attributes.count), to: &attributes)
+                for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
+                    TreeIndexFormat.appendVarint(UInt64(catalog.attributeNumber(of: name).map { $0 << 1 } ?? locals.reference(to: name)), to: &attributes)
+                    TreeIndexFormat.appendVarint(UInt64(values.count), to: &attributes)
+                    for value in values {
+                        let reference = catalog.valueNumber(of: CatalogFilter(name, value)).map { Int($0) << 1 } ?? locals.reference(to: value)
+                        TreeIndexFormat.appendVarint(UInt64(reference), to: &attributes)
+                    }
                 }
             }
         }
-        var structure: [UInt8] = []
-        structure.reserveCapacity(columns.count + 16)
-        TreeIndexFormat.appendVarint(UInt64(locals.strings.count), to: &structure)
-        for string in locals.strings { appendString(string, to: &structure) }
-        structure += columns
-        var words: [UInt8] = []
-        TreeIndexFormat.appendVarint(UInt64(leads.reduce(0) { $0 + $1.count }), to: &words)
-        for column in leads { words += column }
-        for column in tails { words += column }
-        var out: [UInt8] = []
-        TreeIndexFormat.appendVarint(UInt64(numbers.count), to: &out)
-        appendDeflated(structure, to: &out)
-        let strategy = appendDeflated(words, to: &out, strategy: wordStrategy)
-        return (out, strategy)
+
+        /// Entry `index` of `spare`.
+        private func spare(_ index: UInt32) -> [UInt8] { Array(spareBytes[CatalogLexicon.bounds(of: Int(index), ends: spareEnds)]) }
+
+        /// The block as stored, its searched texts coded by `ranks` (of the lexicon the drafts'
+        /// tallies made), and the zlib strategy its words were compressed with: `wordStrategy`, or
+        /// when nil the one of deflate and Huffman codes alone that compresses them smaller.
+        func encoded(of catalog: Catalog, ranks: CatalogLexicon.Ranks, wordStrategy: Int32?) -> (bytes: [UInt8], wordStrategy: Int32) {
+            let fieldCount = catalog.fields.count
+            var texts = self.texts
+            var leads = [[UInt8]](repeating: [], count: fieldCount), tails = leads
+            // Locals read in the loops, not through properties (a retain per read).
+            let folded = ranks.folded, capitalized = ranks.capitalized, shortSeparators = ranks.shortSeparators
+            for field in 0..<fieldCount where !fieldItems[field].isEmpty {
+                let separators = self.separators[field], separatorEscapes = self.separatorEscapes[field]
+                let spellings = self.spellings[field], spellingEscapes = self.spellingEscapes[field]
+                var column: [UInt8] = [], fieldLeads: [UInt8] = [], fieldTails: [UInt8] = []
+                var separator = 0, separatorEscape = 0, word = 0, spellingEscape = 0
+                func appendSeparator() {
+                    var index = UInt32(separators[separator])
+                    separator += 1
+                    if index == UInt32(Self.escape) {
+                        index = separatorEscapes[separatorEscape]
+                        separatorEscape += 1
+                    }
+                    let rank = index & Self.spareFlag == 0 ? shortSeparators[Int(index)] : ranks.separators[spare(index & ~Self.spareFlag)]!
+                    TreeIndexFormat.appendVarint(UInt64(rank), to: &column)
+                }
+                for number in fieldItems[field] {
+                    let words = catalog.words(of: number, field: field)
+                    TreeIndexFormat.appendVarint(UInt64(words.count), to: &column)
+                    appendSeparator()
+                    for number in words {
+                        let rank: UInt32
+                        switch spellings[word] {
+                        case Kind.folded.rawValue: rank = folded[Int(number)]
+                        case Kind.capitalized.rawValue: rank = capitalized[Int(number)]
+                        default:
+                            rank = ranks.otherSpellings[spare(spellingEscapes[spellingEscape])]!
+                            spellingEscape += 1
+                        }
+                        word += 1
+                        RankCode.append(rank, leads: &fieldLeads, tails: &fieldTails)
+                        appendSeparator()
+                    }
+                }
+                texts[field << 1] = column
+                leads[field] = fieldLeads
+                tails[field] = fieldTails
+            }
+            var structure: [UInt8] = []
+            structure.reserveCapacity(head.count + texts.reduce(0) { $0 + $1.count } + attributes.count + 16)
+            TreeIndexFormat.appendVarint(UInt64(locals.strings.count), to: &structure)
+            for string in locals.strings { appendString(string, to: &structure) }
+            structure += head
+            for column in texts { structure += column }
+            structure += attributes
+            var words: [UInt8] = []
+            TreeIndexFormat.appendVarint(UInt64(leads.reduce(0) { $0 + $1.count }), to: &words)
+            for column in leads { words += column }
+            for column in tails { words += column }
+            var out: [UInt8] = []
+            TreeIndexFormat.appendVarint(UInt64(itemCount), to: &out)
+            appendDeflated(structure, to: &out)
+            let strategy = appendDeflated(words, to: &out, strategy: wordStrategy)
+            return (out, strategy)
+        }
     }
 
     /// Appends `raw` as its length, its deflated length and its deflated bytes (none when empty),
@@ -345,7 +463,7 @@ enum CatalogBlock {
     }
 
     /// A block's own strings, numbered in order of first use.
-    private struct LocalStrings {
+    private struct LocalStrings: Sendable {
         var strings: [String] = []
         private var numbers: [String: Int] = [:]
 

@@ -51,13 +51,29 @@ public enum CatalogFormat {
     /// The bytes of `catalog` in the parts they were made in.
     public static func encoded(_ catalog: Catalog) -> Encoded {
         let numbers = catalog.liveNumbersInOrder
-        let (lexicon, ranks) = CatalogLexicon.counting(catalog, numbers: numbers)
         let blockCount = (numbers.count + CatalogBlock.itemsPerBlock - 1) / CatalogBlock.itemsPerBlock
+        /// The numbers of the items of block `block`.
+        @Sendable func itemNumbers(ofBlock block: Int) -> ArraySlice<UInt32> {
+            numbers[(block * CatalogBlock.itemsPerBlock)..<min(numbers.count, (block + 1) * CatalogBlock.itemsPerBlock)]
+        }
+        // The blocks are drafted while the lexicon is counted, in parts of a few blocks with a
+        // tally each.
+        let drafts = SlotArray<CatalogBlock.Draft>(count: blockCount)
+        let parts = max(1, min(blockCount / 4, 16))
+        let tallies = SlotArray<CatalogLexicon.Tally>(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var tally = CatalogLexicon.Tally(vocabularyCount: catalog.vocabulary.count)
+            for block in (part * blockCount / parts)..<((part + 1) * blockCount / parts) {
+                drafts.set(block, CatalogBlock.Draft(itemNumbers(ofBlock: block), of: catalog, tally: &tally))
+            }
+            tallies.set(part, tally)
+        }
+        var tally = tallies.take(0)!
+        for part in 1..<parts { tally.add(tallies.take(part)!) }
+        let (lexicon, ranks) = CatalogLexicon.ranking(tally, vocabulary: catalog.vocabulary)
         let blocks = SlotArray<[UInt8]>(count: blockCount)
         @Sendable func encode(block: Int, wordStrategy: Int32?) -> Int32 {
-            let start = block * CatalogBlock.itemsPerBlock
-            let (bytes, strategy) = CatalogBlock.encode(numbers[start..<min(numbers.count, start + CatalogBlock.itemsPerBlock)], of: catalog, ranks: ranks,
-                                                        wordStrategy: wordStrategy)
+            let (bytes, strategy) = drafts.take(block)!.encoded(of: catalog, ranks: ranks, wordStrategy: wordStrategy)
             blocks.set(block, bytes)
             return strategy
         }

@@ -108,13 +108,14 @@ struct CatalogLexicon: Sendable {
     }
 
     /// How often each spelling and separator occurs in some items' searched texts.
-    private struct Tally {
-        var folded: [UInt32]
-        var capitalized: [UInt32]
-        var otherSpellings: [[UInt8]: UInt32] = [:]
-        var separators: [[UInt8]: UInt32] = [:]
-        var shortSeparators = [UInt32](repeating: 0, count: shortCount)
+    struct Tally: Sendable {
+        fileprivate var folded: [UInt32]
+        fileprivate var capitalized: [UInt32]
+        fileprivate var otherSpellings: [[UInt8]: UInt32] = [:]
+        fileprivate var separators: [[UInt8]: UInt32] = [:]
+        fileprivate var shortSeparators = [UInt32](repeating: 0, count: shortCount)
 
+        /// Nothing counted yet, for words numbered below `vocabularyCount`.
         init(vocabularyCount: Int) {
             folded = [UInt32](repeating: 0, count: vocabularyCount)
             capitalized = folded
@@ -129,60 +130,70 @@ struct CatalogLexicon: Sendable {
             otherSpellings.merge(other.otherSpellings, uniquingKeysWith: +)
             separators.merge(other.separators, uniquingKeysWith: +)
         }
-    }
 
-    /// The lexicon of the searched texts of `catalog`'s items numbered `numbers`, and the ranks
-    /// that encode them; counted on all cores.
-    static func counting(_ catalog: Catalog, numbers: [UInt32]) -> (CatalogLexicon, Ranks) {
-        let parts = max(1, min(numbers.count / 4096, 16))
-        let tallies = SlotArray<Tally>(count: parts)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            var tally = Tally(vocabularyCount: catalog.vocabulary.count)
-            // The counters through pointers taken once: through the tally, each count checked
-            // its array's uniqueness.
-            var otherSpellings: [[UInt8]: UInt32] = [:], separators: [[UInt8]: UInt32] = [:]
-            tally.folded.withUnsafeMutableBufferPointer { folded in
-                tally.capitalized.withUnsafeMutableBufferPointer { capitalized in
-                    tally.shortSeparators.withUnsafeMutableBufferPointer { shortSeparators in
-                        for number in numbers[(part * numbers.count / parts)..<((part + 1) * numbers.count / parts)] {
-                            let item = catalog.items[Int(number)]!
-                            for (field, searched) in catalog.fields.enumerated() {
-                                guard var text = item.fields[searched.name] else { continue }
-                                text.withUTF8 { text in
-                                    forEachPiece(of: text, words: catalog.words(of: number, field: field), vocabulary: catalog.vocabulary) { separator in
-                                        if let index = shortIndex(separator) {
-                                            shortSeparators[index] += 1
-                                        } else {
-                                            separators[Array(separator), default: 0] += 1
-                                        }
-                                    } word: { number, spelling in
-                                        switch spelling {
-                                        case .folded: folded[Int(number)] += 1
-                                        case .capitalized: capitalized[Int(number)] += 1
-                                        case .other(let bytes): otherSpellings[Array(bytes), default: 0] += 1
-                                        }
-                                    }
-                                }
-                            }
-                        }
+        /// Calls `body` with a counter of this tally's: its counts through pointers taken once
+        /// (through the tally, each count checked its array's uniqueness), its dictionaries moved
+        /// into the counter and back.
+        mutating func counting<Result>(_ body: (inout Counter) -> Result) -> Result {
+            var dictionaries = (otherSpellings, separators)
+            (otherSpellings, separators) = ([:], [:])
+            let result = folded.withUnsafeMutableBufferPointer { folded in
+                capitalized.withUnsafeMutableBufferPointer { capitalized in
+                    shortSeparators.withUnsafeMutableBufferPointer { shortSeparators in
+                        var counter = Counter(folded: folded, capitalized: capitalized, shortSeparators: shortSeparators,
+                                              otherSpellings: dictionaries.0, separators: dictionaries.1)
+                        dictionaries = ([:], [:])
+                        let result = body(&counter)
+                        dictionaries = (counter.otherSpellings, counter.separators)
+                        return result
                     }
                 }
             }
-            tally.otherSpellings = otherSpellings
-            tally.separators = separators
-            tallies.set(part, tally)
+            (otherSpellings, separators) = dictionaries
+            return result
         }
-        var tally = tallies.take(0)!
-        for part in 1..<parts { tally.add(tallies.take(part)!) }
+    }
 
+    /// Counts pieces into a ``Tally`` (see ``Tally/counting(_:)``).
+    struct Counter {
+        fileprivate let folded: UnsafeMutableBufferPointer<UInt32>
+        fileprivate let capitalized: UnsafeMutableBufferPointer<UInt32>
+        fileprivate let shortSeparators: UnsafeMutableBufferPointer<UInt32>
+        fileprivate var otherSpellings: [[UInt8]: UInt32]
+        fileprivate var separators: [[UInt8]: UInt32]
+
+        /// Counts `separator`, whose ``CatalogLexicon/shortIndex(_:)`` is `shortIndex`.
+        @inline(__always)
+        mutating func add(separator: UnsafeBufferPointer<UInt8>, shortIndex: Int?) {
+            if let index = shortIndex {
+                shortSeparators[index] += 1
+            } else {
+                separators[Array(separator), default: 0] += 1
+            }
+        }
+
+        /// Counts word `number` (in the vocabulary) spelled as `spelling` says.
+        @inline(__always)
+        mutating func add(word number: UInt32, _ spelling: Spelling) {
+            switch spelling {
+            case .folded: folded[Int(number)] += 1
+            case .capitalized: capitalized[Int(number)] += 1
+            case .other(let bytes): otherSpellings[Array(bytes), default: 0] += 1
+            }
+        }
+    }
+
+    /// The lexicon of the texts `tally` counted, whose words are numbered in `vocabulary`, and
+    /// the ranks that encode them.
+    static func ranking(_ tally: Tally, vocabulary: Vocabulary) -> (CatalogLexicon, Ranks) {
         // Most frequent first; equal counts in byte order, so that equal catalogs store equal bytes.
         enum Entry { case folded(UInt32), capitalized(UInt32), other([UInt8]) }
         var spellings: [(count: UInt32, bytes: ArraySlice<UInt8>, spelling: Entry)] = []
         for (number, count) in tally.folded.enumerated() where count > 0 {
-            spellings.append((count, catalog.vocabulary.word(UInt32(number)), .folded(UInt32(number))))
+            spellings.append((count, vocabulary.word(UInt32(number)), .folded(UInt32(number))))
         }
         for (number, count) in tally.capitalized.enumerated() where count > 0 {
-            var bytes = catalog.vocabulary.word(UInt32(number))
+            var bytes = vocabulary.word(UInt32(number))
             bytes[bytes.startIndex] -= 0x20
             spellings.append((count, bytes, .capitalized(UInt32(number))))
         }
@@ -193,8 +204,8 @@ struct CatalogLexicon: Sendable {
         separators.sort { $0.count != $1.count ? $0.count > $1.count : $0.bytes.lexicographicallyPrecedes($1.bytes) }
 
         var lexicon = CatalogLexicon()
-        var ranks = Ranks(folded: [UInt32](repeating: .max, count: catalog.vocabulary.count),
-                          capitalized: [UInt32](repeating: .max, count: catalog.vocabulary.count))
+        var ranks = Ranks(folded: [UInt32](repeating: .max, count: vocabulary.count),
+                          capitalized: [UInt32](repeating: .max, count: vocabulary.count))
         for (rank, entry) in spellings.enumerated() {
             lexicon.appendSpelling(entry.bytes)
             switch entry.spelling {
