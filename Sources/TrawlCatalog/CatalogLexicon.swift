@@ -64,18 +64,6 @@ struct CatalogLexicon: Sendable {
         /// By ``shortIndex(_:)``: the ranks of the separators of up to two bytes (`.max`: none),
         /// nearly all of them.
         var shortSeparators = [UInt32](repeating: .max, count: shortCount)
-
-        func separator(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-            shortIndex(bytes).map { shortSeparators[$0] } ?? separators[Array(bytes)]!
-        }
-
-        func word(_ number: UInt32, _ spelling: Spelling) -> UInt32 {
-            switch spelling {
-            case .folded: folded[Int(number)]
-            case .capitalized: capitalized[Int(number)]
-            case .other(let bytes): otherSpellings[Array(bytes)]!
-            }
-        }
     }
 
     /// How a word of a text is spelled against its folded form: a fifth of the words of Debian's
