@@ -83,8 +83,9 @@ extension CatalogSearcher {
         var count = items.count
         for (wordIndex, source) in plan.dropFirst() {
             if let list = singleList(source, wordIndex: wordIndex, in: catalog) {
+                reserveItemKeys(catalog)
                 count = Self.keep(&items, &sums, &fields, count: count, parts: parts, fieldShift: 7 * wordIndex, intersecting: list,
-                                  tagLevels: tagLevels)
+                                  tagLevels: tagLevels, scratch: &itemKeys)
                 continue
             }
             fillKeys(source, wordIndex: wordIndex, tagLevels: tagLevels, marking: false, in: catalog)
@@ -192,7 +193,8 @@ extension CatalogSearcher {
     /// their fields to theirs. Both ascend: the two are met (``meet(_:_:origins:places:)``), then
     /// only the items kept are keyed, from their places in the list.
     private static func keep(_ items: inout [UInt32], _ sums: inout [BoundSum], _ fields: inout [UInt64], count: Int,
-                             parts: [BoundSum], fieldShift: Int, intersecting list: SingleList, tagLevels: [UInt8]) -> Int {
+                             parts: [BoundSum], fieldShift: Int, intersecting list: SingleList, tagLevels: [UInt8],
+                             scratch: inout [UInt8]) -> Int {
         let keepsFields = !fields.isEmpty
         let capacity = min(count, list.items.count) + 1
         var origins = [UInt32](unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
@@ -210,7 +212,7 @@ extension CatalogSearcher {
             sums.withUnsafeMutableBufferPointer { sums in
                 fields.withUnsafeMutableBufferPointer { fields in
                     parts.withUnsafeBufferPointer { parts in
-                        list.withReader(tagLevels: tagLevels, reads: kept) { reader in
+                        list.withReader(tagLevels: tagLevels, reads: kept, scratch: &scratch) { reader in
                             // Each item kept moves to the front (its new index is at most its origin).
                             for index in 0..<kept {
                                 let origin = Int(origins[index]), place = Int(places[index]), item = items[origin]
