@@ -185,9 +185,10 @@ extension CatalogSearcher {
         /// Runs `body` with the exact word's bits (``exactBits(tag:)``) written by item into
         /// `scratch`, which is zero before and after and holds every item number. Looking items up
         /// there replaces stepping through the exact word's postings to each item, whose varying
-        /// steps mispredicted a branch per item: at 1M items, "provides a" reads 359k keys among the
-        /// 727k items holding the word "a" (19.0–21.7 ms became 13.9–16.4), and the one-word "a" sets the
-        /// exact bits of 986k keys (9.3 ms fell out of the 30 slowest keystrokes, under 8.1 ms).
+        /// steps mispredicted a branch per item: at 1M items, "provides a" reads 359k keys among
+        /// the 727k items holding the word "a" (19.0–21.7 ms became 13.9–16.4), and the one-word
+        /// "a" sets the exact bits of 986k keys (9.3 ms fell out of the 30 slowest keystrokes,
+        /// under 8.1 ms).
         func withExactBits<R>(in scratch: UnsafeMutableBufferPointer<UInt8>, _ body: (UnsafePointer<UInt8>) -> R) -> R {
             guard let exact else { return body(UnsafePointer(scratch.baseAddress!)) }
             exact.items.withUnsafeBufferPointer { items in
