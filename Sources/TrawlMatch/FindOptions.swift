@@ -64,26 +64,44 @@ public struct RegexLimits: Hashable, Sendable {
 /// script, digits, `_` — is a word character.
 public struct WordSeparators: Hashable, Sendable {
     /// The separator characters besides whitespace.
-    public let characters: Set<Unicode.Scalar>
+    public var characters: Set<Unicode.Scalar> { Set(nonASCII).union(ascii) }
     /// Bit `b` is set when ASCII byte `b` separates words: the common case needs no decoding.
     private let asciiMask: (UInt64, UInt64)
+    /// The ASCII separators given (whitespace only if given), ascending.
+    private let ascii: [Unicode.Scalar]
+    /// The separators past ASCII, ascending and distinct: usually none. Arrays rather than a set,
+    /// since hashing's first use (seeding, a set's type) cost every `trawl` run some 50 µs here.
+    private let nonASCII: [Unicode.Scalar]
 
     public init(_ characters: String) {
-        self.characters = Set(characters.unicodeScalars)
-        var low: UInt64 = 0, high: UInt64 = 0
-        for value in 0..<128 {
-            let scalar = Unicode.Scalar(UInt8(value))
-            // Unicode's White_Space in ASCII is tab to carriage return and space: asking the
-            // property tables instead costs every `trawl` run their first use (page faults).
-            if (9...13).contains(value) || value == 32 || self.characters.contains(scalar) {
-                if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
+        // Unicode's White_Space in ASCII is tab to carriage return and space: asking the property
+        // tables instead costs every `trawl` run their first use (page faults).
+        let whitespace: UInt64 = 0b11111 << 9 | 1 << 32
+        var given: (low: UInt64, high: UInt64) = (0, 0), nonASCII: [Unicode.Scalar] = []
+        for scalar in characters.unicodeScalars {
+            let value = scalar.value
+            if value < 64 {
+                given.low |= 1 << UInt64(value)
+            } else if value < 128 {
+                given.high |= 1 << UInt64(value - 64)
+            } else {
+                nonASCII.append(scalar)
             }
         }
-        asciiMask = (low, high)
+        asciiMask = (whitespace | given.low, given.high)
+        ascii = (0..<128).compactMap { value in
+            let isGiven = value < 64 ? given.low >> UInt64(value) & 1 != 0 : given.high >> UInt64(value - 64) & 1 != 0
+            return isGiven ? Unicode.Scalar(UInt8(value)) : nil
+        }
+        nonASCII.sort()
+        self.nonASCII = nonASCII.enumerated().filter { $0.offset == 0 || nonASCII[$0.offset - 1] != $0.element }.map(\.element)
     }
 
-    public static func == (lhs: WordSeparators, rhs: WordSeparators) -> Bool { lhs.characters == rhs.characters }
-    public func hash(into hasher: inout Hasher) { hasher.combine(characters) }
+    public static func == (lhs: WordSeparators, rhs: WordSeparators) -> Bool { lhs.ascii == rhs.ascii && lhs.nonASCII == rhs.nonASCII }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ascii)
+        hasher.combine(nonASCII)
+    }
 
     /// VS Code's default separators.
     public static let `default` = WordSeparators("`~!@#$%^&*()-=+[{]}\\|;:'\",.<>/?")
@@ -94,6 +112,6 @@ public struct WordSeparators: Hashable, Sendable {
         let value = scalar.value
         if value < 64 { return asciiMask.0 & (1 << UInt64(value)) != 0 }
         if value < 128 { return asciiMask.1 & (1 << UInt64(value - 64)) != 0 }
-        return scalar.properties.isWhitespace || characters.contains(scalar)
+        return scalar.properties.isWhitespace || nonASCII.contains(scalar)
     }
 }

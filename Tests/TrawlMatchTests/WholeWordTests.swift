@@ -9,16 +9,22 @@ import TrawlText
 @Suite struct WholeWordTests {
     static let separators = WordSeparators.default
 
-    /// The ASCII table, built without the Unicode property tables, says what the definition
-    /// says: whitespace (Unicode's White_Space) or one of the characters given.
-    @Test(arguments: ["", "-", WordSeparators.default.characters.map(String.init).joined(), "_a Z\t"])
-    func asciiSeparatorsAreWhitespaceOrTheCharactersGiven(_ characters: String) {
+    /// The ASCII table, built without the Unicode property tables, and the list of the others
+    /// say what the definition says: whitespace (Unicode's White_Space) or one of the characters
+    /// given, whatever their order or repeats.
+    @Test(arguments: ["", "-", WordSeparators.default.characters.map(String.init).joined(), "_a Z\t", "—·x—\u{3000}é·"])
+    func separatorsAreWhitespaceOrTheCharactersGiven(_ characters: String) {
         let separators = WordSeparators(characters)
-        for value in UInt8(0)...127 {
-            let scalar = Unicode.Scalar(value)
+        let others: [Unicode.Scalar] = ["é", "e", "—", "·", "\u{3000}", "\u{A0}", "\u{2028}", "ß", "😀"]
+        for scalar in (UInt8(0)...127).map(Unicode.Scalar.init) + others {
             #expect(separators.isSeparator(scalar) == (scalar.properties.isWhitespace || characters.unicodeScalars.contains(scalar)),
-                    "U+\(String(value, radix: 16))")
+                    "U+\(String(scalar.value, radix: 16))")
         }
+        #expect(separators.characters == Set(characters.unicodeScalars))
+        let reordered = WordSeparators(String(String.UnicodeScalarView(characters.unicodeScalars.reversed() + characters.unicodeScalars)))
+        #expect(reordered == separators && reordered.hashValue == separators.hashValue)
+        #expect(characters.isEmpty || WordSeparators(String(characters.unicodeScalars.dropFirst())) != separators
+                || characters.unicodeScalars.dropFirst().contains(characters.unicodeScalars.first!))
     }
 
     /// The matches by the definition: at each scalar, the needle's occurrence there, kept when
