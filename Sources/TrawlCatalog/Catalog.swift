@@ -84,6 +84,7 @@ public struct Catalog: Sendable {
     /// An empty catalog searching `fields` (a match in an earlier field ranks higher by default).
     public init(fields: [CatalogField] = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]) {
         precondition(!fields.isEmpty, "a catalog searches at least one field")
+        precondition(Set(fields.map(\.name)).count == fields.count, "a catalog's fields have distinct names")
         self.fields = fields
     }
 

@@ -6,7 +6,8 @@ struct SmallestKeys<Key: Comparable, Payload> {
 
     init(limit: Int) {
         self.limit = max(0, limit)
-        heap.reserveCapacity(self.limit)
+        // A limit may stand for "all" (Int.max): room for more grows as keys come.
+        heap.reserveCapacity(Swift.min(self.limit, 1024))
     }
 
     mutating func insert(_ key: Key, _ payload: Payload) {

@@ -294,6 +294,8 @@ struct CatalogBuild: ParsableCommand {
     @OptionGroup var location: CatalogLocation
     @Option(name: .customLong("field"), help: "A searched field and its weight, NAME or NAME=WEIGHT, in order (default: title=2 body=1). Repeatable; other fields follow with weight 1.")
     var fields: [String] = []
+    /// The heaviest weight a field may be given (ranks sum a weight per query word).
+    static let heaviest = 1000
     @Option(name: .customLong("scope-attribute"), help: "The attribute that search --scope filters on.")
     var scopeAttribute = "section"
     @Flag(help: "Print items, lines skipped, fields, where it was stored and the time.")
@@ -304,11 +306,17 @@ struct CatalogBuild: ParsableCommand {
         run.items = commandLinePath(items)
         run.folder = location.path
         if !fields.isEmpty {
+            var names: Set<String> = []
             run.fields = try fields.map { text in
-                let parts = text.split(separator: "=", maxSplits: 1)
-                guard let name = parts.first, !name.isEmpty else { throw ValidationError("--field \(text): expected NAME or NAME=WEIGHT") }
-                guard parts.count == 1 || Int(parts[1]) != nil else { throw ValidationError("--field \(text): the weight is not a whole number") }
-                return CatalogField(String(name), weight: parts.count == 2 ? Int(parts[1])! : 1)
+                let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0])
+                guard !name.isEmpty else { throw ValidationError("--field \(text): expected NAME or NAME=WEIGHT") }
+                guard names.insert(name).inserted else { throw ValidationError("--field \(text): the field \(name) is given twice") }
+                guard parts.count == 2 else { return CatalogField(name) }
+                guard let weight = Int(parts[1]), (0...Self.heaviest).contains(weight) else {
+                    throw ValidationError("--field \(text): the weight is not a whole number from 0 to \(Self.heaviest)")
+                }
+                return CatalogField(name, weight: weight)
             }
         }
         run.scopeAttribute = scopeAttribute.isEmpty ? nil : scopeAttribute

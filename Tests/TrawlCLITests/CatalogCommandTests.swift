@@ -30,6 +30,24 @@ import TrawlCatalog
         #expect(run.status == (expected.matchCount > 0 ? 0 : 1))
     }
 
+    /// A field named twice, without a name or with a weight out of range is an error (exit 2)
+    /// that stores nothing; a limit far past the catalog ("all") returns every match.
+    @Test func badFieldOptionsAreRefusedAndAHugeLimitMeansAll() throws {
+        let folder = try freshFolder()
+        for fields in [["title=2", "title=3"], ["=2"], ["title=-1"], ["title=1001"], ["title=x"]] {
+            let build = try trawl(["catalog", "build"] + fields.flatMap { ["--field", $0] } + [Self.items.path], in: folder)
+            #expect(build.status == 2, "\(fields): \(build.stderr)")
+            #expect(build.stderr.contains("--field"), "\(fields): \(build.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".trawl").path), "\(fields)")
+        }
+        #expect(try trawl(["catalog", "build", "--field", "title=0", "--field", "body", Self.items.path], in: folder).status == 0)
+        let all = try trawl(["catalog", "search", "--json", "--limit", "\(Int.max)", "lib"], in: folder)
+        #expect(all.status == 0, "\(all.stderr)")
+        let lines = all.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let results = lines.filter { $0["type"] as? String == "result" }.count
+        #expect(results > 20 && results == lines.last?["matches"] as? Int)
+    }
+
     @Test func badLinesAreReportedWithTheirNumberAndSkipped() throws {
         let folder = try freshFolder()
         let items = folder.appendingPathComponent("items.jsonl")
