@@ -97,9 +97,9 @@ struct Vocabulary: Sendable {
 
     private func less(_ a: UInt32, _ b: UInt32) -> Bool { word(a).lexicographicallyPrecedes(word(b)) }
 
-    /// Calls `report` with each word within `typos` edits (Levenshtein, counted in bytes of folded
-    /// text) of `query`, or, when `prefix` is true, each word that begins within `typos` edits of
-    /// `query`, with its distance.
+    /// Calls `report` with each word within `typos` edits (Levenshtein, counted in scalars of
+    /// folded text, as the typo budget counts letters) of `query`, or, when `prefix` is true, each
+    /// word that begins within `typos` edits of `query`, with its distance.
     func forEachMatch(of query: [UInt8], typos: Int, prefix: Bool, _ report: (UInt32, Int) -> Void) {
         if typos == 0, !prefix {
             if let number = query.withUnsafeBufferPointer({ number(of: $0, key: WordTable.key($0)) }) { report(number, 0) }
@@ -111,7 +111,9 @@ struct Vocabulary: Sendable {
             for index in trie.words(under: node) { report(sorted[index], 0) }
             return
         }
-        // One row of edit distances per depth, all in one buffer.
+        // One row of edit distances per depth in bytes (a step inside a scalar copies the row), all
+        // in one buffer.
+        let query = Self.scalars(of: query[...])
         let width = query.count + 1
         var rows = [Int](repeating: 0, count: width * (longest + 2))
         for column in 0..<width { rows[column] = column }
@@ -121,7 +123,7 @@ struct Vocabulary: Sendable {
                     query.withUnsafeBufferPointer { query in
                         withoutActuallyEscaping(report) { report in
                             let walk = Walk(sorted: sorted, nodes: nodes, query: query, typos: typos, prefix: prefix, rows: rows, report: report)
-                            walk.visit(node: 0, depth: 0, best: Int.max)
+                            walk.visit(node: 0, depth: 0, scalars: 0, best: Int.max)
                         }
                     }
                 }
@@ -129,16 +131,46 @@ struct Vocabulary: Sendable {
         }
     }
 
-    /// Fills `next`, the row of edit distances for a word's first `depth` bytes (column `j`: to the
-    /// query's first `j` bytes), from `row`, the row for its first `depth - 1`, whose last byte is
-    /// `byte`; returns the row's smallest value (no later row has a smaller one).
+    /// The scalar values of valid UTF-8 `bytes`.
+    static func scalars(of bytes: ArraySlice<UInt8>) -> [UInt32] {
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(bytes.count)
+        var partial = ScalarSteps()
+        for byte in bytes { if let scalar = partial.take(byte) { scalars.append(scalar) } }
+        return scalars
+    }
+
+    /// Assembles scalars from UTF-8 bytes given one at a time.
+    struct ScalarSteps {
+        private var value: UInt32 = 0
+        /// The continuation bytes the scalar begun still needs.
+        private(set) var remaining = 0
+
+        /// The scalar `byte` completes, or nil when it begins or continues one.
+        @inline(__always)
+        mutating func take(_ byte: UInt8) -> UInt32? {
+            if remaining > 0 {
+                value = value << 6 | UInt32(byte & 0x3F)
+                remaining -= 1
+                return remaining == 0 ? value : nil
+            }
+            guard byte >= 0xC0 else { return UInt32(byte) }
+            remaining = byte >= 0xF0 ? 3 : byte >= 0xE0 ? 2 : 1
+            value = UInt32(byte) & (0x3F >> UInt32(remaining))
+            return nil
+        }
+    }
+
+    /// Fills `next`, the row of edit distances for a word's first `depth` scalars (column `j`: to
+    /// the query's first `j` scalars), from `row`, the row for its first `depth - 1`, whose last
+    /// scalar is `scalar`; returns the row's smallest value (no later row has a smaller one).
     @inline(__always)
-    static func nextRow(after row: UnsafePointer<Int>, into next: UnsafeMutablePointer<Int>, query: UnsafeBufferPointer<UInt8>,
-                        byte: UInt8, depth: Int) -> Int {
+    static func nextRow(after row: UnsafePointer<Int>, into next: UnsafeMutablePointer<Int>, query: UnsafeBufferPointer<UInt32>,
+                        scalar: UInt32, depth: Int) -> Int {
         next[0] = depth
         var minimum = depth
         for column in 1..<(query.count + 1) {
-            let substitution = row[column - 1] + (query[column - 1] == byte ? 0 : 1)
+            let substitution = row[column - 1] + (query[column - 1] == scalar ? 0 : 1)
             let value = Swift.min(substitution, row[column] + 1, next[column - 1] + 1)
             next[column] = value
             if value < minimum { minimum = value }
@@ -149,13 +181,14 @@ struct Vocabulary: Sendable {
     /// The edit distance ``forEachMatch(of:typos:prefix:_:)`` reports for one word, computed for
     /// that word alone (to filter the matches of a shorter query).
     struct Distance {
-        let query: [UInt8]
+        let query: [UInt32]
         let typos: Int
         let prefix: Bool
         private var previous: [Int]
         private var current: [Int]
 
         init(query: [UInt8], typos: Int, prefix: Bool) {
+            let query = Vocabulary.scalars(of: query[...])
             self.query = query
             self.typos = typos
             self.prefix = prefix
@@ -170,12 +203,14 @@ struct Vocabulary: Sendable {
             for column in 0..<width { previous[column] = column }
             var best = prefix ? previous[width - 1] : Int.max
             var depth = 0
+            var steps = ScalarSteps()
             for byte in word {
+                guard let scalar = steps.take(byte) else { continue }
                 depth += 1
                 let minimum = query.withUnsafeBufferPointer { query in
                     previous.withUnsafeBufferPointer { previous in
                         current.withUnsafeMutableBufferPointer { current in
-                            Vocabulary.nextRow(after: previous.baseAddress!, into: current.baseAddress!, query: query, byte: byte, depth: depth)
+                            Vocabulary.nextRow(after: previous.baseAddress!, into: current.baseAddress!, query: query, scalar: scalar, depth: depth)
                         }
                     }
                 }
@@ -196,13 +231,15 @@ struct Vocabulary: Sendable {
     private struct Walk {
         let sorted: UnsafeBufferPointer<UInt32>
         let nodes: UnsafeBufferPointer<WordTrie.Node>
-        let query: UnsafeBufferPointer<UInt8>
+        let query: UnsafeBufferPointer<UInt32>
         let typos: Int
         let prefix: Bool
         let rows: UnsafeMutableBufferPointer<Int>
         let report: (UInt32, Int) -> Void
 
-        func visit(node: Int, depth: Int, best: Int) {
+        /// Visits `node`, `depth` bytes down, the end of the word's first `scalars` scalars (its
+        /// row is theirs).
+        func visit(node: Int, depth: Int, scalars: Int, best: Int) {
             let width = query.count + 1
             let row = rows.baseAddress! + depth * width
             let last = row[query.count]
@@ -226,11 +263,26 @@ struct Vocabulary: Sendable {
                 if isWord, last <= typos { report(sorted[first], last) }
                 if minimum > typos { return }
             }
+            descend(from: node, depth: depth, scalars: scalars, best: prefix ? Swift.min(best, last) : best, steps: ScalarSteps())
+        }
+
+        /// Visits the children of `node` (`depth` bytes down; `steps` holds the part of a scalar its
+        /// bytes end in): where a child's byte ends a scalar, with the row that scalar makes; inside
+        /// one, its children, with the same row (no word or new distance ends inside a scalar).
+        private func descend(from node: Int, depth: Int, scalars: Int, best: Int, steps: ScalarSteps) {
+            let width = query.count + 1
+            let row = rows.baseAddress! + depth * width
             let next = row + width
             var child = node + 1
-            while child < end {
-                _ = Vocabulary.nextRow(after: row, into: next, query: query, byte: nodes[child].byte, depth: depth + 1)
-                visit(node: child, depth: depth + 1, best: prefix ? Swift.min(best, last) : best)
+            while child < Int(nodes[node].end) {
+                var childSteps = steps
+                if let scalar = childSteps.take(nodes[child].byte) {
+                    _ = Vocabulary.nextRow(after: row, into: next, query: query, scalar: scalar, depth: scalars + 1)
+                    visit(node: child, depth: depth + 1, scalars: scalars + 1, best: best)
+                } else {
+                    next.update(from: row, count: width)
+                    descend(from: child, depth: depth + 1, scalars: scalars, best: best, steps: childSteps)
+                }
                 child = Int(nodes[child].end)
             }
         }

@@ -85,6 +85,8 @@ struct CatalogOracle {
     }
 
     static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        // Edits count letters (scalars), not bytes.
+        let a = Array(String(decoding: a, as: UTF8.self).unicodeScalars), b = Array(String(decoding: b, as: UTF8.self).unicodeScalars)
         var row = Array(0...b.count)
         for (i, x) in a.enumerated() {
             var next = [i + 1]
@@ -96,6 +98,6 @@ struct CatalogOracle {
 
     /// The least distance between `a` and any prefix of `b`.
     static func prefixDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        (0...b.count).map { distance(a, Array(b[..<$0])) }.min()!
+        (0...b.count).filter { $0 == b.count || b[$0] & 0xC0 != 0x80 }.map { distance(a, Array(b[..<$0])) }.min()!
     }
 }

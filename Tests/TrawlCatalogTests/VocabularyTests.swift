@@ -34,22 +34,25 @@ import TrawlTestSupport
     }
 
     /// The Levenshtein walk over the byte-ordered words finds exactly the words a brute-force
-    /// distance finds, with the same distances, for whole words and prefixes.
+    /// distance in letters (scalars) finds, with the same distances, for whole words and prefixes,
+    /// whatever the letters' UTF-8 lengths: "Москв" is one edit from "Москва", as "Moskv" from "Moskva".
     @Test func typoLookupAgreesWithBruteForce() {
         var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 21))
-        let alphabet: [UInt8] = Array("abcde".utf8)
+        // Letters of one to four bytes, some sharing their first bytes (д and ж, 東 and 来).
+        let letters = ["a", "b", "c", "é", "д", "ж", "東", "来", "𝒜"].map { Array($0.utf8) }
+        let alphabet = letters.indices
         for _ in 0..<(20 * PropertyTestSettings.scale) {
             var vocabulary = Vocabulary()
             var words: Set<[UInt8]> = []
             for _ in 0..<Int.random(in: 1...300, using: &random) {
-                let word = (0..<Int.random(in: 1...9, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+                let word = (0..<Int.random(in: 1...9, using: &random)).flatMap { _ in letters[alphabet.randomElement(using: &random)!] }
                 words.insert(word)
                 _ = word.withUnsafeBufferPointer { vocabulary.number(adding: $0) }
                 if Int.random(in: 0..<50, using: &random) == 0 { vocabulary.sort() } // sorted in several merges
             }
             vocabulary.sort()
             for _ in 0..<40 {
-                let query = (0..<Int.random(in: 1...8, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+                let query = (0..<Int.random(in: 1...8, using: &random)).flatMap { _ in letters[alphabet.randomElement(using: &random)!] }
                 let typos = Int.random(in: 0...2, using: &random)
                 let prefix = Bool.random(using: &random)
                 var found: [String: Int] = [:]
