@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CTrawlSystem
+import Synchronization
 import SystemPackage
 import TrawlText
 
@@ -100,6 +101,11 @@ public struct FileWriter: ~Copyable {
 /// microseconds). A crash at any moment leaves the file wholly old or wholly new; the rare
 /// leftover temporary file is named `.trawl-<pid>-<n>.tmp` so that a later run can remove it.
 public enum AtomicFile {
+    /// Called (by tests) just after a switch put the new file in place, before what it swapped
+    /// out is checked: with the target and the name that now holds what was in place, to act as
+    /// another program would in that instant.
+    static let afterExchange = Mutex<(@Sendable (_ target: FilePath, _ swappedOut: FilePath) -> Void)?>(nil)
+
     /// How the names of temporary files begin (a walk leaves such files out).
     public static let temporaryPrefix = ".trawl-"
     static let temporarySuffix = ".tmp"
@@ -152,7 +158,7 @@ public enum AtomicFile {
             try? descriptor.close()
             // From here on the temporary name is swapIn's to remove.
             linked = false
-            try swapIn(name, newInode: UInt64(written.st_ino), over: target, snapshot: snapshot, hash: hash)
+            try swapIn(name, written: FileSnapshot(written, size: Int(written.st_size)), over: target, snapshot: snapshot, hash: hash)
         } catch {
             // Closed once only: a second close could close another thread's new descriptor.
             if open { try? descriptor.close() }
@@ -167,7 +173,8 @@ public enum AtomicFile {
     ///
     /// Writers of this library take the folder's lock (`flock`) for the switch, so they never
     /// undo each other's exchanges; other programs are caught by the check of what was swapped out.
-    private static func swapIn(_ name: FilePath, newInode: UInt64, over target: FilePath, snapshot: FileSnapshot, hash: UInt64) throws(WriteFailure) {
+    private static func swapIn(_ name: FilePath, written: FileSnapshot, over target: FilePath, snapshot: FileSnapshot, hash: UInt64) throws(WriteFailure) {
+        let newInode = written.inode
         let lock = FolderLock(target.removingLastComponent())
         defer { lock.release() }
         let exchanged = name.withPlatformString { from in target.withPlatformString { to in trawl_exchange_paths(from, to) } }
@@ -191,6 +198,7 @@ public enum AtomicFile {
             }
             return
         }
+        if let hook = afterExchange.withLock({ $0 }) { hook(target, name) }
         // `name` now holds what was at `target` an instant ago: it must be the file that was read.
         if isFile(at: name, snapshot: snapshot, hash: hash) {
             _ = name.withPlatformString { unlink($0) }
@@ -204,8 +212,10 @@ public enum AtomicFile {
         }
         let undone = name.withPlatformString { from in target.withPlatformString { to in trawl_exchange_paths(from, to) } }
         guard undone == 0 else { throw .concurrentChange(keptAt: keepAside(name, for: target)) }
-        // Ours should be back at `name`; if a third writer got in between, what is there is theirs.
-        if case .success(let back) = statPath(name, followLinks: false), UInt64(back.st_ino) == newInode {
+        // Ours should be back at `name`, as written: a program that opened the file by its name
+        // while ours was in place may have written to ours (an appender, say), and a third writer
+        // may have put its own there; either is kept.
+        if case .success(let back) = statPath(name, followLinks: false), written.isUnchanged(back) {
             _ = name.withPlatformString { unlink($0) }
             throw .changedSinceRead
         }

@@ -153,6 +153,36 @@ import Testing
             try? FileManager.default.removeItem(at: url)
         }
     }
+
+    /// Another program appends to the file by its name just before a rewrite puts its new file in
+    /// place, and again just after: the first append is caught (the other version is put back),
+    /// and the second, which landed in the new file while it was in place, is kept beside the file
+    /// rather than removed with it.
+    @Test func anAppendToTheNewFileWhileInPlaceIsKept() throws {
+        let url = try temporaryFile("first\n")
+        let path = FilePath(url.path)
+        let content = try load(url)
+        @Sendable func append(_ line: String, to file: FilePath) {
+            let descriptor = file.withPlatformString { open($0, O_WRONLY | O_APPEND | O_CLOEXEC) }
+            _ = Array(line.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        AtomicFile.afterExchange.withLock { hook in
+            hook = { target, swappedOut in
+                guard target == path else { return } // another test's file
+                append("before\n", to: swappedOut) // what was in place: written before the switch
+                append("after\n", to: target) // the new file, by the name it now has
+            }
+        }
+        defer { AtomicFile.afterExchange.withLock { $0 = nil } }
+        #expect(throws: WriteFailure.self) { try replace(url, content, with: "first\nrewritten\n") }
+        #expect(try String(contentsOf: url, encoding: .utf8) == "first\nbefore\n")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).filter { $0.contains(".trawl-conflict-") }
+        #expect(kept.count == 1)
+        let keptText = try kept.map { try String(contentsOf: url.deletingLastPathComponent().appendingPathComponent($0), encoding: .utf8) }
+        #expect(keptText == ["first\nrewritten\nafter\n"])
+        #expect(try leftovers(beside: url).isEmpty)
+    }
 }
 
 extension Result {
