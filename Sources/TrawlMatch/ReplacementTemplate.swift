@@ -65,7 +65,7 @@ public struct ReplacementTemplate: Hashable, Sendable {
                     } else if one <= groupCount {
                         flush(); pieces.append(.group(one)); index += 2
                     } else {
-                        throw ReplacementTemplateError(message: "no group \(one) in the pattern (it has \(groupCount)); write $$ for a dollar sign", offset: index)
+                        throw ReplacementTemplateError(message: "no group \(two ?? one) in the pattern (it has \(groupCount)); write $$ for a dollar sign", offset: index)
                     }
                     continue
                 }

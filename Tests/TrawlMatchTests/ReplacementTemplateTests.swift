@@ -55,6 +55,10 @@ import TrawlText
         #expect(throws: ReplacementTemplateError(message: "no group 3 in the pattern (it has 2); write $$ for a dollar sign", offset: 2)) {
             try matcher.template("x $3")
         }
+        // Two digits that name no group, nor does their first: the number as typed.
+        #expect(throws: ReplacementTemplateError(message: "no group 99 in the pattern (it has 2); write $$ for a dollar sign", offset: 0)) {
+            try matcher.template("$99")
+        }
         #expect(throws: ReplacementTemplateError(message: "unterminated ${", offset: 0)) { try matcher.template("${1") }
         #expect(throws: ReplacementTemplateError(message: "empty group reference ${}", offset: 1)) { try matcher.template("a${}") }
         #expect(throws: ReplacementTemplateError(message: "no group named 'nope' in the pattern", offset: 0)) { try matcher.template("${nope}") }
