@@ -64,11 +64,13 @@ public struct RegexLimits: Hashable, Sendable {
 /// script, digits, `_` — is a word character.
 public struct WordSeparators: Hashable, Sendable {
     /// The separator characters besides whitespace.
-    public var characters: Set<Unicode.Scalar> { Set(nonASCII).union(ascii) }
+    public var characters: Set<Unicode.Scalar> {
+        Set(nonASCII).union((0..<128).filter { givenASCII[$0 >> 6] >> UInt64($0 & 63) & 1 != 0 }.map { Unicode.Scalar(UInt8($0)) })
+    }
     /// Bit `b` is set when ASCII byte `b` separates words: the common case needs no decoding.
     private let asciiMask: (UInt64, UInt64)
-    /// The ASCII separators given (whitespace only if given), ascending.
-    private let ascii: [Unicode.Scalar]
+    /// The ASCII separators given (whitespace only if given), bit `b` of word `b / 64` for byte `b`.
+    private let givenASCII: [UInt64]
     /// The separators past ASCII, ascending and distinct: usually none. Arrays rather than a set,
     /// since hashing's first use (seeding, a set's type) cost every `trawl` run some 50 µs here.
     private let nonASCII: [Unicode.Scalar]
@@ -77,29 +79,26 @@ public struct WordSeparators: Hashable, Sendable {
         // Unicode's White_Space in ASCII is tab to carriage return and space: asking the property
         // tables instead costs every `trawl` run their first use (page faults).
         let whitespace: UInt64 = 0b11111 << 9 | 1 << 32
-        var given: (low: UInt64, high: UInt64) = (0, 0), nonASCII: [Unicode.Scalar] = []
+        var given: [UInt64] = [0, 0], nonASCII: [Unicode.Scalar] = []
         for scalar in characters.unicodeScalars {
-            let value = scalar.value
-            if value < 64 {
-                given.low |= 1 << UInt64(value)
-            } else if value < 128 {
-                given.high |= 1 << UInt64(value - 64)
+            let value = Int(scalar.value)
+            if value < 128 {
+                given[value >> 6] |= 1 << UInt64(value & 63)
             } else {
                 nonASCII.append(scalar)
             }
         }
-        asciiMask = (whitespace | given.low, given.high)
-        ascii = (0..<128).compactMap { value in
-            let isGiven = value < 64 ? given.low >> UInt64(value) & 1 != 0 : given.high >> UInt64(value - 64) & 1 != 0
-            return isGiven ? Unicode.Scalar(UInt8(value)) : nil
-        }
+        asciiMask = (whitespace | given[0], given[1])
+        givenASCII = given
         nonASCII.sort()
         self.nonASCII = nonASCII.enumerated().filter { $0.offset == 0 || nonASCII[$0.offset - 1] != $0.element }.map(\.element)
     }
 
-    public static func == (lhs: WordSeparators, rhs: WordSeparators) -> Bool { lhs.ascii == rhs.ascii && lhs.nonASCII == rhs.nonASCII }
+    public static func == (lhs: WordSeparators, rhs: WordSeparators) -> Bool {
+        lhs.givenASCII == rhs.givenASCII && lhs.nonASCII == rhs.nonASCII
+    }
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(ascii)
+        hasher.combine(givenASCII)
         hasher.combine(nonASCII)
     }
 
