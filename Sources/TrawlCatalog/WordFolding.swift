@@ -131,16 +131,30 @@ enum WordFolding {
         return words
     }
 
-    /// Folds one word: NFD, combining marks dropped, each scalar lowercased.
+    /// Folds one word: NFD, combining marks dropped, each scalar case-folded.
+    ///
+    /// The standard library has no case folding, and lowercasing alone is not one: "ς" and "σ",
+    /// "ß" and "ss", "ﬁ" and "fi" stay apart. Lowercasing, uppercasing and lowercasing again joins
+    /// them (ẞ needs the first lowercasing: it uppercases to itself, ß to "SS"), and agrees with
+    /// Unicode's full case folding but for dotless ı, which it folds to i, as a searcher typing
+    /// without Turkish letters would want. Case mapping can compose (ΐ uppercases to three
+    /// scalars), so the result is decomposed and stripped of marks again.
     private static func fold(_ word: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         let string = String(decoding: word, as: UTF8.self)
         for scalar in string._nfd {
-            if scalar.properties.generalCategory == .nonspacingMark { continue }
             if scalar.isASCII {
                 let byte = UInt8(scalar.value)
                 output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            } else if !scalar.properties.changesWhenCaseMapped {
+                if scalar.properties.generalCategory != .nonspacingMark { output.append(contentsOf: scalar.utf8) }
             } else {
-                output.append(contentsOf: scalar.properties.lowercaseMapping.utf8)
+                // The one cased mark, Greek's iota subscript (ᾳ), is a letter to case: ι, as
+                // the capital ᾼ spells it "ΑΙ".
+                // Strings of a few scalars are stored inline: the three mappings allocate nothing.
+                let mapped = scalar.properties.lowercaseMapping.uppercased().lowercased()
+                for folded in mapped._nfd where folded.properties.generalCategory != .nonspacingMark {
+                    output.append(contentsOf: folded.utf8)
+                }
             }
         }
     }

@@ -77,12 +77,41 @@ import TrawlTestSupport
     }
 
     @Test func foldingIgnoresCaseAndDiacriticsAndSplitsOnNonLetters() {
-        #expect(WordFolding.words(of: "Crème BRÛLÉE, naïve-Straße_x2 日本語 Ελληνικά") == ["creme", "brulee", "naive", "straße", "x2", "日本語", "ελληνικα"])
+        #expect(WordFolding.words(of: "Crème BRÛLÉE, naïve-Straße_x2 日本語 Ελληνικά") == ["creme", "brulee", "naive", "strasse", "x2", "日本語", "ελληνικα"])
         #expect(WordFolding.words(of: "  --  ") == [])
         #expect(WordFolding.words(of: "e\u{301}te\u{301}") == ["ete"]) // decomposed input too
         var ranges: [Range<Int>] = []
         WordFolding.forEachWord(in: "Ça va?") { range, _ in ranges.append(range) }
         #expect(ranges == [0..<3, 4..<6]) // byte ranges in the original text
+    }
+
+    /// Case folds, not lowercases: letters that differ only by case, however their language
+    /// spells it, are one word (lowercasing alone kept "ς" from "σ", "ß" from "ss").
+    @Test func foldingJoinsEverySpellingOfALettersCase() {
+        let sameWords: [[String]] = [
+            ["λόγος", "ΛΌΓΟΣ", "λογοσ", "Λόγος"],  // final sigma
+            ["straße", "STRASSE", "Strasse", "STRAẞE"],  // sharp s, capital sharp s
+            ["ﬁle", "FILE", "file"], ["ﬆop", "stop"],  // ligatures
+            ["ſun", "sun"], ["ϑ", "θ", "ϴ"], ["µ", "μ", "Μ"],  // long s, theta, micro sign
+            ["ᏣᎳᎩ", "ꮳꮃꭹ"],  // Cherokee, whose case folding goes to capitals
+            ["ǅemal", "ǆemal", "ǄEMAL"], ["Ĳssel", "ĳssel"], ["ᾳ", "ᾼ", "ΑΙ", "αι"],
+            ["ΐ", "Ϊ́", "ι"],  // uppercases to three scalars
+        ]
+        for spellings in sameWords {
+            let folded = spellings.map(WordFolding.words(of:))
+            #expect(folded.allSatisfy { $0.count == 1 && $0 == folded[0] }, "\(spellings): \(folded)")
+        }
+        #expect(WordFolding.words(of: "Ωmega") == ["ωmega"])
+        // Every scalar that is a word alone folds as its capital and small forms do, and a folded
+        // word folds to itself.
+        for value in 0x80...0x1FFFF {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.changesWhenCaseMapped else { continue }
+            let text = String(scalar)
+            let spellings = [text, text.uppercased(), text.lowercased()].map(WordFolding.words(of:))
+            guard spellings.allSatisfy({ $0.count == 1 }) else { continue }
+            #expect(spellings[1] == spellings[0] && spellings[2] == spellings[0], "U+\(String(value, radix: 16)): \(spellings)")
+            #expect(WordFolding.words(of: spellings[0][0]) == spellings[0], "U+\(String(value, radix: 16))")
+        }
     }
 
     /// ASCII words fold without a copy when already lowercase and through one when not: both
