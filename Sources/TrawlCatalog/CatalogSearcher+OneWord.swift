@@ -266,7 +266,8 @@ extension CatalogSearcher {
     /// `itemFields` for every item holding it and, when `marking`, sets the item's bit in
     /// `candidateBits` (a drain of the bits lists them and clears all three; unmarked,
     /// ``clearKeys(_:in:)`` clears the keys and fields). From terms, each posting's key is merged
-    /// into its item's (fewest typos, heaviest field, either exact bit), and its fields joined.
+    /// into its item's (fewest typos, the heaviest field among the terms with that few, either
+    /// exact bit), and its fields joined.
     mutating func fillKeys(_ source: WordPostings, wordIndex: Int, tagLevels: [UInt8], marking: Bool = true, in catalog: Catalog) {
         reserveCandidateBits(catalog)
         reserveItemKeys(catalog)
@@ -303,7 +304,14 @@ extension CatalogSearcher {
                                     let item = Int(postings[index]), tag = tags[index]
                                     let key = base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
                                     let old = keys[item]
-                                    keys[item] = old == 0 ? key : max(old & 0xC0, key & 0xC0) | max(old & 0x3C, key & 0x3C) | (old | key) & 3
+                                    if old == 0 {
+                                        keys[item] = key
+                                    } else {
+                                        // The heavier field of the fewer-typo term.
+                                        let oldTypos = old & 0xC0, newTypos = key & 0xC0
+                                        let level = oldTypos == newTypos ? max(old & 0x3C, key & 0x3C) : (oldTypos > newTypos ? old : key) & 0x3C
+                                        keys[item] = max(oldTypos, newTypos) | level | (old | key) & 3
+                                    }
                                     fields[item] |= tag & ~Catalog.soleWordTag
                                     if marking { bits[item >> 6] |= 1 << UInt64(item & 63) }
                                 }

@@ -107,8 +107,15 @@ struct ItemScorer {
                         let index = bits.trailingZeroBitCount
                         bits &= bits - 1
                         let typo = Int(packed >> UInt32(2 * index) & 3)
-                        if typo < typos[index] { typos[index] = typo }
-                        if weight > weights[index] { weights[index] = weight }
+                        // The later criteria see only a word's fewest-typo matches (as
+                        // Meilisearch's do): a typo in the title lends no weight to an exact
+                        // match in the body.
+                        if typo < typos[index] {
+                            typos[index] = typo
+                            weights[index] = weight
+                        } else if typo == typos[index], weight > weights[index] {
+                            weights[index] = weight
+                        }
                         positions[index] = position
                         let bit = UInt16(1) << UInt16(index)
                         seenHere |= bit

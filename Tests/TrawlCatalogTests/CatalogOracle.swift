@@ -34,8 +34,9 @@ struct CatalogOracle {
                 for token in list {
                     let distance = word.isPrefix ? Self.prefixDistance(word.bytes, token) : Self.distance(word.bytes, token)
                     guard distance <= word.typos else { continue }
-                    best = min(best, distance)
-                    weight = max(weight, fields[field].weight)
+                    // The field weight counts the word's fewest-typo matches only.
+                    if distance < best { (best, weight) = (distance, fields[field].weight) }
+                    if distance == best { weight = max(weight, fields[field].weight) }
                     if token == word.bytes { exact = true }
                 }
             }

@@ -17,9 +17,10 @@ import Testing
     }
 
     @Test(arguments: [
-        // A field that is exactly the query first (4), then the other title matches (1, shorter
-        // than 2); the body-only match last (lighter field).
-        ("network", ["4", "1", "2", "3"]),
+        // A field that is exactly the query first (4), then the other title match (1); 2's title
+        // holds "netwrk", a typo away, which lends no title weight beside the exact match in its
+        // body: 2 and 3 match in the body alone, and 3 is shorter.
+        ("network", ["4", "1", "3", "2"]),
         // "manage" is one typo from "manager" (7 letters): item 1's body holds the pair in order,
         // one apart (proximity 1); item 3's body has it reversed (proximity 2).
         ("manager network", ["1", "3"]),
@@ -33,7 +34,7 @@ import Testing
         ("net", ["4", "1", "2", "3"]),
         ("net ", []),
         // Case and diacritics fold.
-        ("NËTWORK", ["4", "1", "2", "3"]),
+        ("NËTWORK", ["4", "1", "3", "2"]),
     ], CatalogDifferentialTests.rankingPaths)
     func ranks(_ case: (text: String, expected: [String]), postingsRankingMinimum: Int) {
         let (text, expected) = `case`
