@@ -158,6 +158,9 @@ extension FileReport {
         earlier.append(.text(text, range))
     }
 
+    /// Whether the search made output.
+    var hasOutput: Bool { !earlier.isEmpty || !output.isEmpty }
+
     /// Writes the output to standard output, after `pending` (which is then emptied) when there is
     /// a reason not to add to it: a long output or pieces of text.
     func writeOut(after pending: inout [UInt8]) {

@@ -63,6 +63,12 @@ public struct FindRun: Sendable {
         var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
         var totals = (matches: 0, lines: 0, bytes: 0, searched: 0, withMatch: 0, files: 0, printed: 0, bytesWithMatch: 0)
         var pending: [UInt8] = []
+        // Between files' lines, as ripgrep and grep part them: a blank line under headings, "--"
+        // when context is shown.
+        let fileSeparator: [UInt8]? = settings.mode != .lines ? nil
+            : settings.heading && settings.withFilename ? [0x0A]
+            : settings.before > 0 || settings.after > 0 ? Array("--\n".utf8) : nil
+        var printedLines = false
         let roots: [FilePath] = paths.isEmpty ? ["."] : paths
         let narrowing = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
         narrowing?.problems.forEach(Console.error)
@@ -90,6 +96,10 @@ public struct FindRun: Sendable {
                 failed = true
             }
             if let note = report.note { Console.error(note) }
+            if let fileSeparator, report.hasOutput {
+                if printedLines { pending += fileSeparator }
+                printedLines = true
+            }
             report.writeOut(after: &pending)
             totals.printed += report.bytesPrinted
             totals.matches += report.matches

@@ -78,6 +78,24 @@ import Testing
         #expect(try jsonWithoutTimes(actual.stdout) == jsonWithoutTimes(expected.stdout), "\(arguments)\n\(actual.stdout)\n\(expected.stdout)")
     }
 
+    /// Text output of several files, byte for byte: "--" parts context groups, within a file and
+    /// between files (a file without a match adds none).
+    @Test(.enabled(if: tool("rg") != nil, "ripgrep (rg) is not installed; Scripts/test.sh installs it"),
+          arguments: [["-n", "-C1", "needle"], ["-A1", "needle"], ["-B2", "needle"], ["needle"], ["-n", "-C5", "needle"]])
+    func contextLinesEqualRipgreps(arguments: [String]) throws {
+        let rg = try #require(tool("rg"))
+        let folder = scratchURL("context")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let files = ["a.txt": "needle\n1\n2\n3\n4\n5\nneedle\n7\n", "b.txt": "x\ny\nneedle\n", "c.txt": "no match here\n",
+                     "d.txt": "needle\n"]
+        for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        let names = files.keys.sorted()
+        let expected = try runTool(rg, ["--no-heading", "--sort", "path"] + arguments + names, in: folder)
+        let actual = try trawl(["find"] + arguments + names, in: folder)
+        #expect(actual.status == expected.status)
+        #expect(actual.stdout == expected.stdout, "\(arguments)\n\(actual.stdout)\n\(expected.stdout)")
+    }
+
     @Test(.enabled(if: tool("rg") != nil, "ripgrep (rg) is not installed; Scripts/test.sh installs it"),
           arguments: ["foo\nbar\nfood\n", "nothing\n"])
     func jsonOfStandardInputEqualsRipgreps(input: String) throws {

@@ -22,4 +22,15 @@ struct TerminalTests {
         #expect(!plain.contains("\u{1B}["))
         #expect(plain.contains("4:let loop = EventLoop(threads: 2)"), "line numbers stay on")
     }
+
+    /// Files' groups are parted by a blank line, as ripgrep's are (and not by "--", even with context).
+    @Test func headedGroupsArePartedByABlankLine() throws {
+        let folder = scratchURL("headed")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["a.txt", "b.txt", "c.txt"] { try Data("x\n\(name == "b.txt" ? "none" : "needle")\ny\n".utf8).write(to: folder.appendingPathComponent(name)) }
+        let a = folder.appendingPathComponent("a.txt").path, b = folder.appendingPathComponent("b.txt").path
+        let c = folder.appendingPathComponent("c.txt").path
+        guard let output = try onTerminal(["find", "-C1", "needle", a, b, c], environment: ["NO_COLOR": "1"]) else { return }
+        #expect(output == "\(a)\n1-x\n2:needle\n3-y\n\n\(c)\n1-x\n2:needle\n3-y\n")
+    }
 }
