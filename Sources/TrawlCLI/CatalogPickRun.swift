@@ -91,13 +91,40 @@ struct Screen: Sendable {
         case 0x03, 0x04: return .interrupt
         case 0x00..<0x20: return key(&pending)
         default:
-            // Printable text up to the next control byte.
+            // Printable text up to the next control byte. A letter whose bytes came in two
+            // reads waits for the rest (the terminal sends it at once); bytes that are no UTF-8
+            // are dropped, not typed as U+FFFD.
             var text = [first]
-            while let next = pending.first, next >= 0x20, next != 0x7F {
-                text.append(pending.removeFirst())
+            while true {
+                while let next = pending.first, next >= 0x20, next != 0x7F {
+                    text.append(pending.removeFirst())
+                }
+                guard pending.isEmpty, Self.endsInsideAScalar(text), fill(&pending) else { break }
             }
-            return .text(String(decoding: text, as: UTF8.self))
+            var typed = String.UnicodeScalarView()
+            var parser = Unicode.UTF8.ForwardParser()
+            var bytes = text.makeIterator()
+            parsing: while true {
+                switch parser.parseScalar(from: &bytes) {
+                case .valid(let encoded): typed.append(Unicode.UTF8.decode(encoded))
+                case .error: continue
+                case .emptyInput: break parsing
+                }
+            }
+            return typed.isEmpty ? key(&pending) : .text(String(typed))
         }
+    }
+
+    /// Whether `bytes` end with the start of a UTF-8 scalar whose other bytes are still to come.
+    static func endsInsideAScalar(_ bytes: [UInt8]) -> Bool {
+        for back in 1...min(3, bytes.count) {
+            let byte = bytes[bytes.count - back]
+            guard byte & 0xC0 == 0x80 else {
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                return length > back
+            }
+        }
+        return false
     }
 
     /// Reads what the terminal has into `pending`; false at the end of input.
@@ -224,9 +251,9 @@ struct Picker {
             let titleField = catalog.fields.first?.name ?? "title"
             for (index, hit) in results.hits.enumerated() {
                 let title = CatalogSearchRun.highlighted(hit.item.fields[titleField] ?? "", hit.highlights[titleField] ?? [], style: style)
-                var row = (index == selection ? "\u{1B}[1m> " : "  ") + hit.id + "\u{1B}[0m  "
-                row += String(decoding: title, as: UTF8.self)
-                frame += String(row.prefix(columns + 40)) + "\u{1B}[0m\n"
+                var row = (index == selection ? "\u{1B}[1m> " : "  ") + String(decoding: CatalogSearchRun.printable(hit.id), as: UTF8.self)
+                row += "\u{1B}[0m  " + String(decoding: title, as: UTF8.self)
+                frame += TerminalColumns.fitted(row, columns: columns) + "\u{1B}[0m\n"
             }
         }
         // The cursor back at the end of the field's text.

@@ -159,7 +159,7 @@ public struct CatalogSearchRun: Sendable {
             let style = Style(enabled: color)
             let titleField = catalog.fields.first?.name ?? "title"
             for hit in results.hits {
-                output += style.path(Array(hit.id.utf8))
+                output += style.path(Self.printable(hit.id))
                 output += Array("\t".utf8)
                 output += Self.highlighted(hit.item.fields[titleField] ?? "", hit.highlights[titleField] ?? [], style: style)
                 output.append(0x0A)
@@ -175,10 +175,16 @@ public struct CatalogSearchRun: Sendable {
         return results.matchCount > 0 ? 0 : 1
     }
 
+    /// The bytes of `text` with control characters (an id's or a title's escape sequence, say)
+    /// shown as spaces, byte for byte, so that highlight ranges still apply.
+    static func printable(_ text: String) -> [UInt8] {
+        Array(text.utf8).map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
+    }
+
     /// `text` with its highlighted ranges styled as matches; control characters shown as spaces,
     /// so one item stays on one line.
     static func highlighted(_ text: String, _ ranges: [Range<Int>], style: Style) -> [UInt8] {
-        let bytes = Array(text.utf8).map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
+        let bytes = printable(text)
         var output: [UInt8] = []
         var position = 0
         for range in ranges {

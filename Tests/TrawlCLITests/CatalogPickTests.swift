@@ -22,8 +22,9 @@ struct CatalogPickTests {
             except OSError: chunk = b""
             if not chunk: print("EOF waiting for " + repr(text) + " screen: " + repr(seen[-2000:])); sys.exit(3)
             seen += chunk
+    whole = os.environ.get("PICK_WHOLE") == "1"  # all the screens, not only the last step's
     for send, expect in steps:
-        seen = b""
+        if not whole: seen = b""
         os.write(fd, send.encode())
         if expect: wait_for(expect)  # "" waits for the end instead
     while True:
@@ -37,11 +38,44 @@ struct CatalogPickTests {
 
     /// Runs pick in `folder` with `steps` ([keys to send, text to wait for; "" for the end]);
     /// returns what the terminal showed after the last step, then "EXIT" and the exit status.
-    func pick(_ steps: [(String, String)], in folder: URL) throws -> String {
+    /// With `whole`, everything shown from the start.
+    func pick(_ steps: [(String, String)], in folder: URL, whole: Bool = false) throws -> String {
         let python = try #require(tool("python3"))
         let encoded = String(decoding: try JSONSerialization.data(withJSONObject: steps.map { [$0.0, $0.1] }), as: UTF8.self)
-        let run = try Child.start(python, ["-c", Self.driver, encoded, trawlBinary.path, "catalog", "pick"], in: folder).finish(limit: 120)
+        let run = try Child.start(python, ["-c", Self.driver, encoded, trawlBinary.path, "catalog", "pick"], in: folder,
+                                  environment: whole ? ["PICK_WHOLE": "1"] : [:]).finish(limit: 120)
         return run.stdout
+    }
+
+    /// A catalog of two items: one whose id holds an escape sequence and whose title is wider
+    /// than the terminal, with "MARK" past its 80th column (the pseudo-terminal says no size: 80).
+    func catalogOfAWideItem() throws -> URL {
+        let folder = scratchURL("pick-wide")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let title = "zebra " + String(repeating: "word ", count: 13) + "MARK and more"
+        let lines = [#"{"id": "long\u001b[31mid", "fields": {"title": "\#(title)"}}"#, #"{"id": "other", "fields": {"title": "apple"}}"#]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("items.jsonl"))
+        #expect(try trawl(["catalog", "build", "items.jsonl"], in: folder).status == 0)
+        return folder
+    }
+
+    /// A row is cut at the terminal's width (escape sequences take no columns), and an id's
+    /// control characters show as spaces instead of reaching the terminal.
+    @Test func rowsFitTheTerminalAndIdsCannotEscape() throws {
+        let folder = try catalogOfAWideItem()
+        let output = try pick([("", "2 matches"), ("zebra", "1 match"), ("\r", "")], in: folder, whole: true)
+        let screens = try #require(output.components(separatedBy: "\u{1B}[?1049l").first)
+        #expect(screens.contains("long [31mid\u{1B}[0m  "), "\(screens.suffix(600))")
+        #expect(screens.contains("word word word"))
+        #expect(!screens.contains("MARK"), "\(screens.suffix(600))")
+        #expect(output.hasSuffix("\u{1B}[?1049llong\u{1B}[31mid\r\n\nEXIT 0\n"), "the chosen id, as it is, for the caller")
+    }
+
+    /// A letter whose bytes arrive in two reads (pick reads 256 bytes at a time) is typed whole.
+    @Test func aLetterSplitAcrossReadsIsTypedWhole() throws {
+        let folder = try catalogOfAWideItem()
+        let output = try pick([("", "2 matches"), (String(repeating: "a", count: 255) + "é", "aé"), ("\u{1B}", "")], in: folder)
+        #expect(output.hasSuffix("EXIT 1\n"))
     }
 
     func builtCatalog() throws -> URL {
