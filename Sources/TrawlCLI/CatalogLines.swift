@@ -56,6 +56,8 @@ struct CatalogLines: Sequence, Sendable {
         forEachLine(of: bytes) { line in
             lineNumber += 1
             var line = line
+            // A byte-order mark (as some Windows editors save UTF-8) opens the text, not its JSON.
+            if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
             if line.last == 0x0D { line = line.dropLast() }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             guard let text = String(validating: line, as: UTF8.self) else {

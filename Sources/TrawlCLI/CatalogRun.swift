@@ -100,7 +100,17 @@ public struct CatalogSearchRun: Sendable {
                 Console.error("--token \(token): expected attribute:value")
                 return 2
             }
-            filters.append(CatalogFilter(String(token[..<colon]), String(token[token.index(after: colon)...])))
+            let attribute = String(token[..<colon])
+            // A misspelt attribute would otherwise match nothing, silently.
+            guard catalog.attributes.contains(attribute) else {
+                Console.error("--token \(token): \(Self.noAttribute(attribute, in: catalog))")
+                return 2
+            }
+            filters.append(CatalogFilter(attribute, String(token[token.index(after: colon)...])))
+        }
+        for name in facets ?? [] where !catalog.attributes.contains(name) {
+            Console.error("--facet \(name): \(Self.noAttribute(name, in: catalog))")
+            return 2
         }
         if let scope {
             guard let attribute = catalog.scopeAttribute else {
@@ -173,6 +183,12 @@ public struct CatalogSearchRun: Sendable {
         }
         Console.write(output)
         return results.matchCount > 0 ? 0 : 1
+    }
+
+    /// What to say of an attribute name the catalog lacks.
+    static func noAttribute(_ name: String, in catalog: Catalog) -> String {
+        let known = catalog.attributes.sorted()
+        return "the catalog has no attribute '\(name)' (" + (known.isEmpty ? "it has none)" : "it has: \(known.joined(separator: ", ")))")
     }
 
     /// The bytes of `text` with control characters (an id's or a title's escape sequence, say)

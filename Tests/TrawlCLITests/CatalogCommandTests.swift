@@ -30,6 +30,29 @@ import TrawlCatalog
         #expect(run.status == (expected.matchCount > 0 ? 0 : 1))
     }
 
+    /// An attribute the catalog lacks, in a token or a facet, is an error naming the ones it has,
+    /// not a search that matches nothing; a known attribute with an unknown value matches nothing.
+    @Test func unknownAttributesAreErrors() throws {
+        let folder = try freshFolder()
+        #expect(try trawl(["catalog", "build", Self.items.path], in: folder).status == 0)
+        let token = try trawl(["catalog", "search", "--token", "sektion:libs", "lib"], in: folder)
+        #expect(token.status == 2 && token.stdout.isEmpty)
+        #expect(token.stderr.contains("--token sektion:libs: the catalog has no attribute 'sektion' (it has: ") && token.stderr.contains("section"), "\(token.stderr)")
+        let facet = try trawl(["catalog", "search", "--facet", "sektion", "lib"], in: folder)
+        #expect(facet.status == 2 && facet.stderr.contains("--facet sektion: the catalog has no attribute 'sektion'"), "\(facet.stderr)")
+        #expect(try trawl(["catalog", "search", "--token", "section:nosuchsection", "lib"], in: folder).status == 1)
+        #expect(try trawl(["catalog", "search", "--token", "section:libs", "--facet", "section", "lib"], in: folder).status == 0)
+    }
+
+    /// A byte-order mark before the first line is not part of its JSON.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let folder = try freshFolder()
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"id": "p", "fields": {"title": "zebra"}}"#.utf8) + [0x0A]).write(to: folder.appendingPathComponent("items.jsonl"))
+        let build = try trawl(["catalog", "build", "items.jsonl"], in: folder)
+        #expect(build.status == 0 && !build.stderr.contains("line 1"), "\(build.stderr)")
+        #expect(try trawl(["catalog", "search", "zebra"], in: folder).stdout == "p\tzebra\n1 match\n")
+    }
+
     /// Text output shows an id's and a title's control characters as spaces (an escape sequence
     /// would reach the terminal); JSON keeps them, escaped.
     @Test func controlCharactersInTextOutputAreSpaces() throws {
