@@ -144,6 +144,7 @@ public enum AtomicFile {
             notes += keepOwnership(descriptor, owner: UInt32(status.st_uid), group: UInt32(status.st_gid))
             // After fchown, which clears set-user-ID and set-group-ID bits.
             guard fchmod(descriptor.rawValue, mode) == 0 else { throw WriteFailure.system(operation: "chmod", reason: systemMessage(errno)) }
+            notes += keepExtendedAttributes(of: target, on: descriptor)
             guard fsync(descriptor.rawValue) == 0 else { throw WriteFailure.system(operation: "fsync", reason: systemMessage(errno)) }
             if !named {
                 try link(descriptor, to: name)
@@ -289,6 +290,60 @@ public enum AtomicFile {
         if !groupKept { notes.append("group \(group) could not be kept (now \(status.st_gid))") }
         return notes
     }
+
+    /// Gives the new file the original's extended attributes (user attributes, POSIX ACLs, a
+    /// security label where the process may set it); notes each it could not keep.
+    private static func keepExtendedAttributes(of target: FilePath, on descriptor: FileDescriptor) -> [String] {
+        var names = [CChar](repeating: 0, count: 1024)
+        var length = -1
+        while true {
+            length = target.withPlatformString { path in names.withUnsafeMutableBufferPointer { listAttributes(path, $0.baseAddress, $0.count) } }
+            // The list grew since it was measured, or is longer than the buffer: measure again.
+            guard length < 0, errno == ERANGE else { break }
+            let needed = target.withPlatformString { listAttributes($0, nil, 0) }
+            guard needed > 0 else { break }
+            names = [CChar](repeating: 0, count: needed)
+        }
+        // No attributes, or a file system without them.
+        guard length > 0 else { return [] }
+        var notes: [String] = []
+        for nameBytes in names[0..<length].split(separator: 0) {
+            let name = String(decoding: nameBytes.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let size = target.withPlatformString { getAttribute($0, name, nil, 0) }
+            guard size >= 0 else { continue } // removed meanwhile
+            var value = [UInt8](repeating: 0, count: max(size, 1))
+            let read = target.withPlatformString { path in value.withUnsafeMutableBytes { getAttribute(path, name, $0.baseAddress, size) } }
+            guard read >= 0 else {
+                notes.append("extended attribute \(name) could not be read (\(systemMessage(errno)))")
+                continue
+            }
+            let set = value.withUnsafeBytes { setAttribute(descriptor.rawValue, name, $0.baseAddress, read) }
+            if set != 0 { notes.append("extended attribute \(name) could not be kept (\(systemMessage(errno)))") }
+        }
+        return notes
+    }
+
+    #if canImport(Darwin)
+    private static func listAttributes(_ path: UnsafePointer<CChar>, _ names: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+        listxattr(path, names, size, XATTR_NOFOLLOW)
+    }
+    private static func getAttribute(_ path: UnsafePointer<CChar>, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+        getxattr(path, name, value, size, 0, XATTR_NOFOLLOW)
+    }
+    private static func setAttribute(_ descriptor: Int32, _ name: String, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
+        fsetxattr(descriptor, name, value, size, 0, 0)
+    }
+    #else
+    private static func listAttributes(_ path: UnsafePointer<CChar>, _ names: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+        llistxattr(path, names, size)
+    }
+    private static func getAttribute(_ path: UnsafePointer<CChar>, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+        lgetxattr(path, name, value, size)
+    }
+    private static func setAttribute(_ descriptor: Int32, _ name: String, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
+        fsetxattr(descriptor, name, value, size, 0)
+    }
+    #endif
 
     private static func temporaryName() -> String {
         "\(temporaryPrefix)\(getpid())-\(counter.next())\(temporarySuffix)"

@@ -2,6 +2,9 @@ import Foundation
 import SystemPackage
 import Testing
 @testable import TrawlFiles
+#if os(Linux)
+import CTrawlSystem // setxattr, getxattr
+#endif
 
 @Suite struct AtomicFileTests {
     /// A file alone in a new folder (so that leftovers of other tests running meanwhile do not count).
@@ -58,6 +61,31 @@ import Testing
         #expect(try String(contentsOf: url, encoding: .utf8) == "replaced\n")
         #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0o600)
         #expect(try leftovers(beside: url).isEmpty)
+    }
+
+    /// Extended attributes (here many, one long and one empty, past the first guess of the
+    /// list's size) are given to the new file.
+    @Test func extendedAttributesAreKept() throws {
+        let url = try temporaryFile("original\n")
+        // (ext4 holds at most a block of them per file.)
+        var attributes = (0..<24).map { ("user.trawl-\(String(repeating: "n", count: 36))-\($0)", Array("value \($0)".utf8)) }
+        attributes.append(("user.long", Array(repeating: 0xAB, count: 1200)))
+        attributes.append(("user.empty", []))
+        for (name, value) in attributes {
+            let set = value.withUnsafeBytes { setxattr(url.path, name, $0.baseAddress, value.count, 0) }
+            #expect(set == 0, "\(name): errno \(errno)")
+        }
+        let content = try load(url)
+        let notes = try AtomicFile.replace(path: FilePath(url.path), expecting: content.snapshot, hash: content.hash!) { writer in
+            try writer.write(Array("replaced\n".utf8))
+        }
+        #expect(notes.isEmpty, "\(notes)")
+        #expect(try String(contentsOf: url, encoding: .utf8) == "replaced\n")
+        for (name, value) in attributes {
+            var read = [UInt8](repeating: 0, count: 8192)
+            let count = read.withUnsafeMutableBytes { getxattr(url.path, name, $0.baseAddress, $0.count) }
+            #expect(count >= 0 && Array(read[0..<max(0, count)]) == value, "\(name)")
+        }
     }
 
     @Test func aModeChangedSinceTheReadIsKept() throws {

@@ -2,9 +2,14 @@
 #define CTRAWLSYSTEM_H
 
 // System calls Swift cannot reach directly: macros it does not import (O_TMPFILE), calls that
-// glibc declares only under _GNU_SOURCE (renameat2), and a signal handler (which must be C).
+// glibc declares only under _GNU_SOURCE (renameat2) or in headers its module leaves out (xattr),
+// and a signal handler (which must be C).
 
 #include <stddef.h>
+#if defined(__linux__)
+// Extended attributes: glibc's module for Swift leaves out <sys/xattr.h>.
+#include <sys/xattr.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
