@@ -80,8 +80,7 @@ struct Screen: Sendable {
         case 0x1B:
             if pending.isEmpty {
                 // A lone Esc, unless the rest of a sequence follows at once.
-                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 30) > 0, fill(&pending) else { return .escape }
+                guard fillSoon(&pending) else { return .escape }
             }
             return sequence(&pending)
         case 0x7F, 0x08: return .backspace
@@ -99,7 +98,7 @@ struct Screen: Sendable {
                 while let next = pending.first, next >= 0x20, next != 0x7F {
                     text.append(pending.removeFirst())
                 }
-                guard pending.isEmpty, Self.endsInsideAScalar(text), fill(&pending) else { break }
+                guard pending.isEmpty, Self.endsInsideAScalar(text), fillSoon(&pending) else { break }
             }
             var typed = String.UnicodeScalarView()
             var parser = Unicode.UTF8.ForwardParser()
@@ -117,14 +116,22 @@ struct Screen: Sendable {
 
     /// Whether `bytes` end with the start of a UTF-8 scalar whose other bytes are still to come.
     static func endsInsideAScalar(_ bytes: [UInt8]) -> Bool {
-        for back in 1...min(3, bytes.count) {
+        guard !bytes.isEmpty else { return false }
+        for back in 1...Swift.min(3, bytes.count) {
             let byte = bytes[bytes.count - back]
             guard byte & 0xC0 == 0x80 else {
-                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                let length = byte >= 0xF8 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
                 return length > back
             }
         }
         return false
+    }
+
+    /// Reads into `pending` what the terminal sends within 30 ms (the rest of what a key sends at
+    /// once); false when nothing came. A lone lead byte (a Latin-1 terminal's é) waits no longer.
+    private func fillSoon(_ pending: inout [UInt8]) -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 30) > 0 && fill(&pending)
     }
 
     /// Reads what the terminal has into `pending`; false at the end of input.
@@ -233,25 +240,28 @@ struct Picker {
         var frame = "\u{1B}[H\u{1B}[2J"
         // The field: tokens as pills, then the text (or the prompt, dimmed).
         var line = "> "
-        for token in field.tokens { line += "\u{1B}[7m \(token.description) \u{1B}[0m " }
-        line += field.text.isEmpty && field.tokens.isEmpty ? "\u{1B}[2m\(field.prompt)\u{1B}[0m" : field.text
+        // Catalog values (tokens, scopes, suggestions, ids, titles) are shown printable: an escape
+        // sequence in one would otherwise reach the terminal.
+        let printable = CatalogSearchRun.printableString
+        for token in field.tokens { line += "\u{1B}[7m \(printable(token.description)) \u{1B}[0m " }
+        line += field.text.isEmpty && field.tokens.isEmpty ? "\u{1B}[2m\(field.prompt)\u{1B}[0m" : printable(field.text)
         frame += line + "\n"
         if field.isScopeBarVisible {
             let names = [nil] + field.scopes.map(Optional.some)
             frame += "  scope (Ctrl-S): " + names.map { name in
-                let label = name ?? "all"
+                let label = printable(name ?? "all")
                 return name == field.scope ? "\u{1B}[7m \(label) \u{1B}[0m" : " \(label) "
             }.joined(separator: " ") + "\n"
         }
         if field.showsSuggestions(in: .menu) {
-            frame += "  tab: " + field.suggestions.prefix(5).map(\.label).joined(separator: " | ") + "\n"
+            frame += "  tab: " + field.suggestions.prefix(5).map { printable($0.label) }.joined(separator: " | ") + "\n"
         }
         if let results {
             frame += "  \(results.matchCount) match\(results.matchCount == 1 ? "" : "es")\n"
             let titleField = catalog.fields.first?.name ?? "title"
             for (index, hit) in results.hits.enumerated() {
                 let title = CatalogSearchRun.highlighted(hit.item.fields[titleField] ?? "", hit.highlights[titleField] ?? [], style: style)
-                var row = (index == selection ? "\u{1B}[1m> " : "  ") + String(decoding: CatalogSearchRun.printable(hit.id), as: UTF8.self)
+                var row = (index == selection ? "\u{1B}[1m> " : "  ") + printable(hit.id)
                 row += "\u{1B}[0m  " + String(decoding: title, as: UTF8.self)
                 frame += TerminalColumns.fitted(row, columns: columns) + "\u{1B}[0m\n"
             }

@@ -191,11 +191,25 @@ public struct CatalogSearchRun: Sendable {
         return "the catalog has no attribute '\(name)' (" + (known.isEmpty ? "it has none)" : "it has: \(known.joined(separator: ", ")))")
     }
 
-    /// The bytes of `text` with control characters (an id's or a title's escape sequence, say)
-    /// shown as spaces, byte for byte, so that highlight ranges still apply.
+    /// The bytes of `text` with control characters (an id's or a title's escape sequence, say;
+    /// C1's U+0080–U+009F too, a CSI among them) shown as spaces, byte for byte, so that
+    /// highlight ranges still apply.
     static func printable(_ text: String) -> [UInt8] {
-        Array(text.utf8).map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
+        var bytes = Array(text.utf8)
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x7F {
+                bytes[index] = 0x20
+            } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                bytes[index] = 0x20
+                bytes[index + 1] = 0x20
+            }
+        }
+        return bytes
     }
+
+    /// `text` as ``printable(_:)`` shows it.
+    static func printableString(_ text: String) -> String { String(decoding: printable(text), as: UTF8.self) }
 
     /// `text` with its highlighted ranges styled as matches; control characters shown as spaces,
     /// so one item stays on one line.

@@ -107,12 +107,12 @@ struct ItemScorer {
                         let index = bits.trailingZeroBitCount
                         bits &= bits - 1
                         let typo = Int(packed >> UInt32(2 * index) & 3)
-                        // The later criteria see only a word's fewest-typo matches (as
-                        // Meilisearch's do): a typo in the title lends no weight to an exact
-                        // match in the body.
+                        // The field weight counts only a word's fewest-typo matches (as
+                        // Meilisearch's field rule does): a typo in the title lends no weight to
+                        // an exact match in the body. (A negative weight counts as none.)
                         if typo < typos[index] {
                             typos[index] = typo
-                            weights[index] = weight
+                            weights[index] = Swift.max(weight, 0)
                         } else if typo == typos[index], weight > weights[index] {
                             weights[index] = weight
                         }

@@ -88,24 +88,29 @@ enum WordFolding {
             guard index < count else { return }
             let start = index
             var isASCII = true, hasUppercase = false
+            // Whether a scalar is not a nonspacing mark: a run of those alone is no word (told
+            // from the text, not the folding, which makes a letter of one, the iota subscript).
+            var hasLetter = false
             while index < count {
                 let byte = bytes[index]
                 if byte < 0x80 {
                     guard isASCIIWordByte(byte) else { break }
                     hasUppercase = hasUppercase || byte &- 0x41 < 26
+                    hasLetter = true
                     index += 1
                 } else {
                     let (scalar, length) = decode(bytes, at: index)
                     guard isWordScalar(scalar) else { break }
+                    if !hasLetter, scalar.properties.generalCategory != .nonspacingMark { hasLetter = true }
                     isASCII = false
                     index += length
                 }
             }
             let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
             if !isASCII {
+                guard hasLetter else { continue } // only marks
                 folded.removeAll(keepingCapacity: true)
                 fold(word, into: &folded)
-                if folded.isEmpty { continue } // only marks
                 guard folded.withUnsafeBufferPointer({ body(start..<index, $0) }) else { return }
             } else if !folding {
                 guard body(start..<index, UnsafeBufferPointer(start: nil, count: 0)) else { return }

@@ -301,24 +301,46 @@ public enum AtomicFile {
             // The list grew since it was measured, or is longer than the buffer: measure again.
             guard length < 0, errno == ERANGE else { break }
             let needed = target.withPlatformString { listAttributes($0, nil, 0) }
-            guard needed > 0 else { break }
+            guard needed > 0 else {
+                length = needed
+                break
+            }
             names = [CChar](repeating: 0, count: needed)
         }
-        // No attributes, or a file system without them.
-        guard length > 0 else { return [] }
+        if length < 0 {
+            // A file system without attributes has none to keep.
+            if errno == ENOTSUP || errno == EOPNOTSUPP { return [] }
+            return ["extended attributes could not be listed (\(systemMessage(errno)))"]
+        }
         var notes: [String] = []
-        for nameBytes in names[0..<length].split(separator: 0) {
-            let name = String(decoding: nameBytes.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let size = target.withPlatformString { getAttribute($0, name, nil, 0) }
-            guard size >= 0 else { continue } // removed meanwhile
-            var value = [UInt8](repeating: 0, count: max(size, 1))
-            let read = target.withPlatformString { path in value.withUnsafeMutableBytes { getAttribute(path, name, $0.baseAddress, size) } }
-            guard read >= 0 else {
-                notes.append("extended attribute \(name) could not be read (\(systemMessage(errno)))")
-                continue
+        var start = 0
+        // Each name as listed (NUL-terminated bytes, not necessarily UTF-8), used as it is.
+        while start < length {
+            var end = start
+            while end < length && names[end] != 0 { end += 1 }
+            defer { start = end + 1 }
+            guard end > start else { continue }
+            let shown = String(decoding: names[start..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let failure: String? = target.withPlatformString { path in
+                names.withUnsafeBufferPointer { names in
+                    let name = names.baseAddress! + start
+                    var size = getAttribute(path, name, nil, 0)
+                    var value: [UInt8] = []
+                    while size >= 0 {
+                        value = [UInt8](repeating: 0, count: Swift.max(size, 1))
+                        let read = value.withUnsafeMutableBytes { getAttribute(path, name, $0.baseAddress, size) }
+                        // Grown since it was measured: measure again.
+                        if read < 0, errno == ERANGE { size = getAttribute(path, name, nil, 0); continue }
+                        size = read
+                        break
+                    }
+                    // Removed since the list was read: nothing to keep.
+                    if size < 0 { return errno == Self.noSuchAttribute ? nil : "could not be read (\(systemMessage(errno)))" }
+                    let set = value.withUnsafeBytes { setAttribute(descriptor.rawValue, name, $0.baseAddress, size) }
+                    return set == 0 ? nil : "could not be kept (\(systemMessage(errno)))"
+                }
             }
-            let set = value.withUnsafeBytes { setAttribute(descriptor.rawValue, name, $0.baseAddress, read) }
-            if set != 0 { notes.append("extended attribute \(name) could not be kept (\(systemMessage(errno)))") }
+            if let failure { notes.append("extended attribute \(shown) \(failure)") }
         }
         return notes
     }
@@ -327,22 +349,24 @@ public enum AtomicFile {
     private static func listAttributes(_ path: UnsafePointer<CChar>, _ names: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
         listxattr(path, names, size, XATTR_NOFOLLOW)
     }
-    private static func getAttribute(_ path: UnsafePointer<CChar>, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+    private static func getAttribute(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
         getxattr(path, name, value, size, 0, XATTR_NOFOLLOW)
     }
-    private static func setAttribute(_ descriptor: Int32, _ name: String, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
+    private static func setAttribute(_ descriptor: Int32, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
         fsetxattr(descriptor, name, value, size, 0, 0)
     }
+    private static let noSuchAttribute = ENOATTR
     #else
     private static func listAttributes(_ path: UnsafePointer<CChar>, _ names: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
         llistxattr(path, names, size)
     }
-    private static func getAttribute(_ path: UnsafePointer<CChar>, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+    private static func getAttribute(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
         lgetxattr(path, name, value, size)
     }
-    private static func setAttribute(_ descriptor: Int32, _ name: String, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
+    private static func setAttribute(_ descriptor: Int32, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
         fsetxattr(descriptor, name, value, size, 0)
     }
+    private static let noSuchAttribute = ENODATA
     #endif
 
     private static func temporaryName() -> String {

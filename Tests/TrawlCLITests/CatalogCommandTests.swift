@@ -57,14 +57,14 @@ import TrawlCatalog
     /// would reach the terminal); JSON keeps them, escaped.
     @Test func controlCharactersInTextOutputAreSpaces() throws {
         let folder = try freshFolder()
-        let line = #"{"id": "a\u001b[2Jb\tc", "fields": {"title": "zebra\u0007\r\ncrossing"}}"#
+        let line = #"{"id": "a\u001b[2Jb\tc\u009b", "fields": {"title": "zebra\u0007\r\ncrossing"}}"#
         try Data((line + "\n").utf8).write(to: folder.appendingPathComponent("items.jsonl"))
         #expect(try trawl(["catalog", "build", "items.jsonl"], in: folder).status == 0)
         let text = try trawl(["catalog", "search", "zebra"], in: folder)
-        #expect(text.stdout == "a [2Jb c\tzebra   crossing\n1 match\n", "\(text.stdout.debugDescription)")
+        #expect(text.stdout == "a [2Jb c  \tzebra   crossing\n1 match\n", "\(text.stdout.debugDescription)")
         let json = try trawl(["catalog", "search", "--json", "zebra"], in: folder)
         let first = try JSONSerialization.jsonObject(with: Data(json.stdout.split(separator: "\n")[0].utf8)) as? [String: Any]
-        #expect(first?["id"] as? String == "a\u{1B}[2Jb\tc")
+        #expect(first?["id"] as? String == "a\u{1B}[2Jb\tc\u{9B}")
     }
 
     /// A field named twice, without a name or with a weight out of range is an error (exit 2)

@@ -5,7 +5,8 @@ import Testing
 /// sequences free and kept.
 @Suite struct TerminalColumnsTests {
     @Test func widthsOfScalars() {
-        #expect(["a", "é", "ж", "\u{301}", "\u{200B}", "日", "한", "😀", "Ａ"].map { TerminalColumns.width(of: $0) } == [1, 1, 1, 0, 0, 2, 2, 2, 2])
+        #expect(["a", "é", "ж", "\u{301}", "\u{200B}", "日", "한", "😀", "Ａ", "🚀", "🫠", "☕", "⭐", "✅", "\u{1B000}"]
+            .map { TerminalColumns.width(of: $0) } == [1, 1, 1, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2])
     }
 
     @Test func fittedCutsAtTheColumnsAndKeepsEscapes() {

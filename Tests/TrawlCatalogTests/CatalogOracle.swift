@@ -35,7 +35,7 @@ struct CatalogOracle {
                     let distance = word.isPrefix ? Self.prefixDistance(word.bytes, token) : Self.distance(word.bytes, token)
                     guard distance <= word.typos else { continue }
                     // The field weight counts the word's fewest-typo matches only.
-                    if distance < best { (best, weight) = (distance, fields[field].weight) }
+                    if distance < best { (best, weight) = (distance, max(0, fields[field].weight)) }
                     if distance == best { weight = max(weight, fields[field].weight) }
                     if token == word.bytes { exact = true }
                 }
