@@ -5,6 +5,7 @@ import Darwin
 #endif
 import SystemPackage
 import TrawlCatalog
+import TrawlText
 
 /// `trawl catalog pick`: search as you type on the terminal, built only on the ``SearchField``
 /// and ``Catalog`` APIs (a proof that a host needs nothing else). Results update per keystroke;
@@ -119,9 +120,9 @@ struct Screen: Sendable {
         guard !bytes.isEmpty else { return false }
         for back in 1...Swift.min(3, bytes.count) {
             let byte = bytes[bytes.count - back]
-            guard byte & 0xC0 == 0x80 else {
-                let length = byte >= 0xF8 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
-                return length > back
+            guard UTF8Bytes.isContinuation(byte) else {
+                // (0xF8 and above lead nothing: no wait for them.)
+                return byte < 0xF8 && UTF8Bytes.scalarLength(lead: byte) > back
             }
         }
         return false
