@@ -190,6 +190,8 @@ public final class TreeWatcher: Sendable {
         var opened: StoredTreeIndex?
         /// `opened`'s listing arranged to choose a query's files from its candidates.
         var positions: ListingPositions?
+        /// Filters of the dense files answers handed over, to rule them out of later answers.
+        var denseFiles = DenseFileFilters()
         /// The paths of `opened`'s listing that a question `stat`s (``TreeListing/watchedUnseen(root:)``).
         var unseen: [Int] = []
         /// What the unseen paths were when last found changed, and when: a refresh is asked for
@@ -518,9 +520,11 @@ public final class TreeWatcher: Sendable {
                     TreeIndexNarrowing.select(files, root: watcher.root, candidates: candidates, watched: watched,
                                               skipsBinaryFiles: skipsBinaryFiles, excludes: nil)
                 }
-                return TreeWatchChannel.reply(TreeWatchChannel.Selection(paths: selected.files.map { files[$0.position].path },
-                                                                         recordedSkips: selected.files.map(\.recordedSkip),
-                                                                         filesRuledOut: selected.filesRuledOut, bytesRuledOut: selected.bytesRuledOut))
+                let narrowed = denseFiles.narrow(selected.files, of: files, changed: watched.changed, query: query, root: watcher.root)
+                return TreeWatchChannel.reply(TreeWatchChannel.Selection(paths: narrowed.handed.map { files[$0.position].path },
+                                                                         recordedSkips: narrowed.handed.map(\.recordedSkip),
+                                                                         filesRuledOut: selected.filesRuledOut + narrowed.files,
+                                                                         bytesRuledOut: selected.bytesRuledOut + narrowed.bytes))
             }
         }
 
