@@ -21,24 +21,40 @@ struct PrefilterLiteral: Hashable, Sendable {
 
     /// Ranks the units by rarity once, when the literal is made (not per search).
     private mutating func rank() {
-        func rarity(_ index: Int) -> Int {
-            PrefilterLiteral.bytes(of: units[index]).map { Int(byteRarity[Int($0)]) }.min()!
-        }
+        // Each unit's rarity computed once, without allocating: this runs for every matcher made
+        // (each keystroke of a find field, each start of a search).
+        let rarities = units.map(PrefilterLiteral.rarity)
         var best = 0, bestRarity = Int.min
         for index in units.indices {
             // A caseless letter is scanned as two bytes, so it counts as commoner.
-            let value = rarity(index) - (PrefilterLiteral.bytes(of: units[index]).count - 1) * 24
+            let value = rarities[index] - (units[index] & PrefilterLiteral.caselessFlag != 0 ? 24 : 0)
             if value > bestRarity { best = index; bestRarity = value }
         }
         anchorIndex = best
         if units.count >= 2 {
-            let ranked = units.indices.sorted { (rarity($0), -$0) > (rarity($1), -$1) }
-            pairFirst = min(ranked[0], ranked[1])
-            pairSecond = max(ranked[0], ranked[1])
+            // The two rarest, the earlier first among equals.
+            var first = 0, second = -1
+            for index in units.indices.dropFirst() {
+                if rarities[index] > rarities[first] {
+                    second = first
+                    first = index
+                } else if second < 0 || rarities[index] > rarities[second] {
+                    second = index
+                }
+            }
+            pairFirst = min(first, second)
+            pairSecond = max(first, second)
         } else {
             pairFirst = -1
             pairSecond = -1
         }
+    }
+
+    /// How rare a unit's bytes are: the commoner of a caseless letter's two.
+    private static func rarity(_ unit: UInt16) -> Int {
+        guard unit & caselessFlag != 0 else { return Int(byteRarity[Int(unit)]) }
+        let lower = Int(unit & 0xFF)
+        return Int(Swift.min(byteRarity[lower], byteRarity[lower - 0x20]))
     }
 
     var count: Int { units.count }
@@ -47,7 +63,11 @@ struct PrefilterLiteral: Hashable, Sendable {
     /// suffix of it (as in `abab` or `aa`). Units that may match the same byte count as equal.
     var canOverlapItself: Bool {
         func mayEqual(_ one: UInt16, _ other: UInt16) -> Bool {
-            !Set(PrefilterLiteral.bytes(of: one)).isDisjoint(with: PrefilterLiteral.bytes(of: other))
+            switch (one & PrefilterLiteral.caselessFlag != 0, other & PrefilterLiteral.caselessFlag != 0) {
+            case (false, false), (true, true): one == other
+            case (true, false): PrefilterLiteral.unit(one, matches: UInt8(other))
+            case (false, true): PrefilterLiteral.unit(other, matches: UInt8(one))
+            }
         }
         return (1..<max(units.count, 1)).contains { length in
             (0..<length).allSatisfy { mayEqual(units[$0], units[units.count - length + $0]) }
@@ -71,10 +91,7 @@ struct PrefilterLiteral: Hashable, Sendable {
     /// How selective the literal is: higher is rarer. Sums the rarity of each unit, so longer
     /// literals of rare bytes score highest.
     var score: Int {
-        units.reduce(0) { total, unit in
-            let rarity = PrefilterLiteral.bytes(of: unit).map { Int(byteRarity[Int($0)]) }.min()!
-            return total + rarity + 8
-        }
+        units.reduce(0) { $0 + PrefilterLiteral.rarity($1) + 8 }
     }
 
 }
