@@ -425,7 +425,10 @@ extension FilePath {
 public enum PathText {
     /// The bytes as text; bytes that are not valid UTF-8 are shown as `\xHH`.
     public static func escaped(_ bytes: [UInt8]) -> String {
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        // Decoded (repairing) and compared: the same answer as `String(validating:as:)`, whose
+        // generic first use looked up type metadata at run time (20 µs of a search's start).
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        if decoded.utf8.elementsEqual(bytes) { return decoded }
         var result = ""
         var index = 0
         while index < bytes.count {
