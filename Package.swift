@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlFindTests", dependencies: ["TrawlFind", "TrawlMatch", "TrawlText", "TrawlTestSupport"]),
-        .testTarget(name: "TrawlIndexTests", dependencies: ["TrawlIndex", "TrawlMatch", "TrawlText", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlIndexTests", dependencies: ["TrawlIndex", "TrawlFiles", "TrawlMatch", "TrawlText", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlCatalogTests", dependencies: ["TrawlCatalog", "TrawlFind", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlMatch", "TrawlKernels", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "TrawlCatalog", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),

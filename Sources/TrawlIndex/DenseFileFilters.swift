@@ -17,16 +17,26 @@ struct DenseFileFilters {
     /// below (the largest of the Swift corpus's 27,860 files, 9.7 MB of C, has 45k, but most have
     /// under 12k); base64 and certificates reach 49k in 200 KB.
     static let denseTrigrams = 16_384
-    /// The most bytes one answer reads to learn about files: a question is answered in a few
-    /// milliseconds at worst, and the files left are learned by the next questions.
-    static let bytesReadPerAnswer = 4 << 20
-    /// The most bytes the filters may hold; beyond it, dense files are handed over unfiltered.
-    static let capacity = 64 << 20
+    /// The most bytes one answer reads to learn about files (one file at least, however large,
+    /// so that every file is learned in time): a question is answered in a few milliseconds at
+    /// worst, and the files left are learned by the next questions.
+    let bytesReadPerAnswer: Int
+    /// The most bytes the filters may hold: once they hold more, all are forgotten and learned
+    /// again as answers need them (filters of files since deleted or renamed go with them).
+    let capacity: Int
 
     /// Each large file learned, by path relative to the root: the signature it had and its
     /// filter, `nil` when it is not dense.
     private var learned: [[UInt8]: (signature: FileSignature, filter: FourGramFilter?)] = [:]
     private var filterBytes = 0
+
+    init(bytesReadPerAnswer: Int = 4 << 20, capacity: Int = 64 << 20) {
+        self.bytesReadPerAnswer = bytesReadPerAnswer
+        self.capacity = capacity
+    }
+
+    /// How many files are learned (in tests).
+    var learnedCount: Int { learned.count }
 
     /// `handed` (positions in `files`, the listing the index was built from) without the dense
     /// files that cannot hold a match of `query`, and the count and bytes of those left out.
@@ -37,7 +47,7 @@ struct DenseFileFilters {
         guard query.literals.contains(where: { $0.bytes.count >= 4 }) else { return (handed, 0, 0) }
         var kept: [(position: Int, recordedSkip: FileSkip?)] = []
         kept.reserveCapacity(handed.count)
-        var ruledOut = 0, bytesRuledOut = 0, budget = DenseFileFilters.bytesReadPerAnswer
+        var ruledOut = 0, bytesRuledOut = 0, budget = bytesReadPerAnswer
         for entry in handed {
             let file = files[entry.position]
             guard entry.recordedSkip == nil, file.number != nil, file.signature.size >= DenseFileFilters.smallestFile,
@@ -56,8 +66,12 @@ struct DenseFileFilters {
     /// it; `nil` when it is not dense or not learned.
     private mutating func filter(of file: TreeListing.File, root: FilePath, budget: inout Int) -> FourGramFilter? {
         if let known = learned[file.path], known.signature == file.signature { return known.filter }
-        guard budget >= file.signature.size, filterBytes < DenseFileFilters.capacity else { return nil }
-        budget -= file.signature.size
+        guard budget >= file.signature.size || budget == bytesReadPerAnswer else { return nil }
+        budget = Swift.max(0, budget - file.signature.size)
+        if filterBytes >= capacity {
+            learned.removeAll()
+            filterBytes = 0
+        }
         let path = root.appending(relative: file.path)
         // Learned only from the file the listing records: unchanged before and after the read.
         guard file.signature.matches(FileSignature.of(path)),

@@ -40,8 +40,8 @@ public enum TreeWatchChannel {
     static let timeoutMilliseconds: Int32 = 250
     static let requestPrefix = Array("trawl-watch 2 changes ".utf8)
 
-    /// The socket's name for the folder with this `stat`.
-    /// `trawl-watch/UID/DEV-INODE`, the user id in decimal, the others in lowercase hexadecimal.
+    /// The socket's name for the folder with this `stat`: `trawl-watch/UID/DEV-INODE`, the user
+    /// id in decimal, the others in lowercase hexadecimal.
     static func address(of folder: stat) -> [UInt8] {
         // Digits written by hand: formatting through `String` cost 50 µs of each search's start.
         func append(_ value: UInt64, radix: UInt64, to bytes: inout [UInt8]) {

@@ -1,6 +1,7 @@
 import Foundation
 import SystemPackage
 import Testing
+import TrawlFiles
 import TrawlMatch
 import TrawlTestSupport
 @testable import TrawlIndex
@@ -190,6 +191,50 @@ struct DenseFileFilterTests {
         #else
         print("skipped: the watcher needs inotify (Linux)")
         #endif
+    }
+
+    /// Each answer reads at least one file however large (so that every dense file is learned in
+    /// time) and no more than its budget beyond; filters past the capacity are all forgotten and
+    /// learned again.
+    @Test func answersLearnWithinABudgetAndForgetPastTheCapacity() throws {
+        let root = try temporaryFolder("dense-budget")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 0xB0D6E7))
+        var texts: [[UInt8]] = []
+        for index in 0..<3 {
+            let text = Self.denseText(bytes: 80_000, &random)
+            texts.append(text)
+            let url = root.appendingPathComponent("dense\(index).crt")
+            try Data(text).write(to: url)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: url.path)
+        }
+        let listing = try #require(try TreeIndexer(root: FilePath(root.path)).update().manifest?.listing)
+        let files = listing.files
+        #expect(files.count == 3)
+        // Absent from all three, though they hold its trigrams.
+        let absent = Self.absentLiterals(in: Array(texts.joined()), count: 1, length: 10, &random)
+        try #require(!absent.isEmpty)
+        let query = LiteralQuery.literal(QueryLiteral(absent[0], ignoringASCIICase: true))
+        let handed = files.indices.map { (position: $0, recordedSkip: FileSkip?.none) }
+
+        // A budget smaller than one file: one file learned (and ruled out) per answer.
+        var filters = DenseFileFilters(bytesReadPerAnswer: 1000)
+        for answer in 1...3 {
+            let narrowed = filters.narrow(handed, of: files, changed: [], query: query, root: FilePath(root.path))
+            #expect(filters.learnedCount == answer)
+            #expect(narrowed.files == answer && narrowed.handed.count == 3 - answer, "answer \(answer)")
+        }
+        // A file the watcher saw change is handed over, whatever its filter says.
+        let changed = filters.narrow(handed, of: files, changed: [1], query: query, root: FilePath(root.path))
+        #expect(changed.handed.map(\.position) == [1])
+
+        // Room for one filter: past it, all are forgotten, so two are never held at once.
+        var small = DenseFileFilters(capacity: 1)
+        for _ in 0..<2 {
+            let narrowed = small.narrow(handed, of: files, changed: [], query: query, root: FilePath(root.path))
+            #expect(narrowed.files == 3 && narrowed.handed.isEmpty)
+            #expect(small.learnedCount == 1)
+        }
     }
 
     struct WatcherDidNotAnswer: Error {}
