@@ -76,9 +76,9 @@ struct DenseFileFilters {
         // Learned only from the file the listing records: unchanged before and after the read.
         guard file.signature.matches(FileSignature.of(path)),
               case .success(let content) = FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)) else { return nil }
-        let filter: FourGramFilter? = content.text.withContiguousStorageIfAvailable { bytes in
+        let filter = content.text.withBytes { bytes in
             TreeIndexer.trigramKeys(in: bytes).count >= DenseFileFilters.denseTrigrams ? FourGramFilter(bytes) : nil
-        } ?? nil
+        }
         guard !content.changedWhileMapped, file.signature.matches(FileSignature.of(path)) else { return nil }
         if let previous = learned[file.path]?.filter { filterBytes -= previous.byteCount }
         learned[file.path] = (file.signature, filter)
