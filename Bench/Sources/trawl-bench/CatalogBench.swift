@@ -59,6 +59,13 @@ struct CatalogBench {
                     slowest.append((latencies.last!, typed, last!.matchCount))
                 }
                 let found = (last?.hits ?? []).contains { $0.id == query.target }
+                // CATALOG_RANKS notes each query's intended item's rank (in the top 5,000), to set
+                // beside a peer's per-query ranks.
+                if withFacets, ProcessInfo.processInfo.environment["CATALOG_RANKS"] != nil {
+                    let deep = searcher.search(CatalogQuery(text: query.text, limit: 5000), in: catalog)
+                    let rank = deep.hits.firstIndex { $0.id == query.target }.map { $0 + 1 }
+                    report.note("rank: \(query.typo) \(rank.map(String.init) ?? "none") of \(deep.matchCount) '\(query.text)' \(query.target)")
+                }
                 finalCounts[query.text] = last?.matchCount
                 if query.typo { typoCount += 1; if found { typoHits += 1 } } else { cleanCount += 1; if found { cleanHits += 1 } }
             }
