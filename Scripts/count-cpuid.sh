@@ -3,7 +3,7 @@
 #   Scripts/count-cpuid.sh BINARY [ARGUMENTS...]
 # On a virtual machine each cpuid traps to the hypervisor (8-12 µs on the Intel VM this project
 # is measured on), so a process's start cost depends on how many its C library or runtime asks:
-# glibc's static start asks 68 on that host, a Go program's 8. Needs gdb (installed if missing).
+# glibc's static start asks 68 on that host, a Go program's 8. Needs gdb and objdump (installed if missing).
 # Only the binary's own instructions are counted: for a dynamically linked one, the dynamic
 # loader's start (where glibc asks) is not.
 set -euo pipefail
@@ -11,10 +11,8 @@ if [ $# -lt 1 ]; then echo "usage: $0 BINARY [ARGUMENTS...]" >&2; exit 2; fi
 binary=$(command -v "$1" || true)
 if [ -z "$binary" ]; then echo "$0: $1: no such program" >&2; exit 2; fi
 shift
-if ! command -v gdb >/dev/null; then
-    if ! { apt-get update -qq && apt-get install -y -qq gdb; } >/dev/null 2>&1; then
-        echo "$0: gdb is missing and could not be installed" >&2; exit 2
-    fi
+if ! "$(dirname "$0")/ensure-deps.sh" gdb:gdb binutils:objdump; then
+    echo "$0: gdb or objdump is missing and could not be installed" >&2; exit 2
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
