@@ -44,7 +44,7 @@ let package = Package(
             "TrawlText", "TrawlMatch", "TrawlFiles", "CTrawlSystem", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TrawlFind", dependencies: ["TrawlText", "TrawlMatch", "TrawlIndex"]),
-        .target(name: "TrawlCatalog", dependencies: ["TrawlFind", "TrawlIndex", "TrawlFiles", "TrawlKernels", "CZlib"]),
+        .target(name: "TrawlCatalog", dependencies: ["TrawlFind", "TrawlIndex", "TrawlMatch", "TrawlFiles", "TrawlKernels", "CZlib"]),
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex", "TrawlCatalog"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles", "TrawlIndex", "TrawlCatalog"]),
         .executableTarget(name: "trawl", dependencies: ["TrawlCLI", "TrawlCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

@@ -72,16 +72,23 @@ struct Refinement: Sendable {
             if index < self.words.count - 1 || !old.isPrefix {
                 guard new == old else { return false }
             } else {
-                guard new.bytes.starts(with: old.bytes), new.typos <= old.typos else { return false }
+                guard new.bytes.starts(with: old.bytes), new.typos <= old.typos, !new.matchesInside || old.matchesInside else { return false }
             }
         }
         return true
     }
 }
 
-/// A folded query word, its typo budget and whether it is matched as a prefix.
+/// A folded query word, its typo budget, whether it is matched as a prefix, and whether it also
+/// matches the words that contain it (``CatalogQuery/matchesInsideWords``, for words of three bytes
+/// or more).
 struct QueryWord: Hashable, Sendable {
     var bytes: [UInt8]
     var typos: Int
     var isPrefix: Bool
+    var matchesInside = false
+
+    /// The typos a match inside a word counts: one more than any budget allows, so that it ranks
+    /// after every prefix and typo match (two bits per word hold it).
+    static let insideTypos = 3
 }

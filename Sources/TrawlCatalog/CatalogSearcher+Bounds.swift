@@ -26,7 +26,7 @@ extension CatalogSearcher {
     /// rank the candidates item by item (few candidates, or a much smaller set to refine or filter).
     func boundedPlan(_ termLists: [[UInt32]], words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
                      in catalog: Catalog) -> [(wordIndex: Int, source: WordPostings)]? {
-        guard words.count > 1, Self.weightLevels(catalog.fields) != nil,
+        guard words.count > 1, !words.contains(where: \.matchesInside), Self.weightLevels(catalog.fields) != nil,
               (catalog.fields.map(\.weight).max() ?? 0) < (1 << 21) / words.count else { return nil }
         let plan = words.indices.map { index in
             let (source, total) = Self.wordPostings(of: words[index], terms: termLists[index], in: catalog)

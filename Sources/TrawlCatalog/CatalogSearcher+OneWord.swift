@@ -23,7 +23,7 @@ extension CatalogSearcher {
 
     /// The cheapest postings of `word` (which matched `terms`), and how many postings they hold.
     static func wordPostings(of word: QueryWord, terms: [UInt32], in catalog: Catalog) -> (WordPostings, total: Int) {
-        if word.isPrefix, word.typos == 0, let list = catalog.prefixPostings.list(forPrefix: word.bytes) {
+        if word.isPrefix, word.typos == 0, !word.matchesInside, let list = catalog.prefixPostings.list(forPrefix: word.bytes) {
             return (.prefixList(list, exact: catalog.vocabulary.number(of: String(decoding: word.bytes, as: UTF8.self))),
                     catalog.prefixPostings.items[list].count)
         }
@@ -43,7 +43,9 @@ extension CatalogSearcher {
     /// (several words, few postings, or a much smaller set to refine or filter).
     func oneWordSource(_ termLists: [[UInt32]], words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
                        in catalog: Catalog) -> WordPostings? {
-        guard words.count == 1, Self.weightLevels(catalog.fields) != nil else { return nil }
+        // A key's two typo bits hold three minus the typos, so a match inside a word (three typos)
+        // would key as no match: such queries are ranked item by item.
+        guard words.count == 1, !words[0].matchesInside, Self.weightLevels(catalog.fields) != nil else { return nil }
         let (source, total) = Self.wordPostings(of: words[0], terms: termLists[0], in: catalog)
         guard total >= postingsRankingMinimum else { return nil }
         let itemByItem = itemByItemCount(postings: Int.max, words: words, filters: filters, filterSet: filterSet, in: catalog)

@@ -6,8 +6,8 @@
 /// query as they are; the last word's matches, once it allows a typo, are the last query's matches
 /// filtered, since a word that begins close to "decompositi" also begins close to "decomposit".
 extension CatalogSearcher {
-    /// The vocabulary words `word` matched in catalog state `revision`, in byte order, with the
-    /// typos of each.
+    /// The vocabulary words `word` matched in catalog state `revision`, with the typos of each: in
+    /// byte order, then the words it is only inside of (``QueryWord/insideTypos``).
     struct TermMatches: Sendable {
         var word: QueryWord
         var revision: Revision
@@ -25,9 +25,13 @@ extension CatalogSearcher {
         if word.typos > 0, let wider = lastTerms.first(where: { $0.revision === revision && Self.narrows(word, $0.word) }) {
             var filter = Vocabulary.Distance(query: word.bytes, typos: word.typos, prefix: word.isPrefix)
             for number in wider.numbers {
-                guard let typos = filter.typos(of: vocabulary.word(number)) else { continue }
-                found.numbers.append(number)
-                found.typos.append(UInt8(typos))
+                if let typos = filter.typos(of: vocabulary.word(number)) {
+                    found.numbers.append(number)
+                    found.typos.append(UInt8(typos))
+                } else if word.matchesInside, Vocabulary.contains(vocabulary.word(number), word.bytes) {
+                    found.numbers.append(number)
+                    found.typos.append(UInt8(QueryWord.insideTypos))
+                }
             }
             return found
         }
@@ -35,12 +39,19 @@ extension CatalogSearcher {
             found.numbers.append(number)
             found.typos.append(UInt8(typos))
         }
+        guard word.matchesInside else { return found }
+        let matched = Set(found.numbers)
+        var inside: [UInt32] = []
+        vocabulary.forEachWord(containing: word.bytes) { number in if !matched.contains(number) { inside.append(number) } }
+        // In word order, so that equal queries list equal terms.
+        found.numbers += inside.sorted()
+        found.typos += repeatElement(UInt8(QueryWord.insideTypos), count: inside.count)
         return found
     }
 
     /// Whether every word `word` matches is among those `wider` (a prefix) matches: `word` extends
     /// it or completes it, with no more typos allowed.
     static func narrows(_ word: QueryWord, _ wider: QueryWord) -> Bool {
-        wider.isPrefix && word.typos <= wider.typos && word.bytes.starts(with: wider.bytes)
+        wider.isPrefix && word.typos <= wider.typos && word.bytes.starts(with: wider.bytes) && (!word.matchesInside || wider.matchesInside)
     }
 }

@@ -39,7 +39,7 @@ public struct CatalogSearcher: Sendable {
     public mutating func search(_ query: CatalogQuery, in catalog: Catalog) -> CatalogResults {
         let clock = ContinuousClock()
         let deadline = query.budget.map { clock.now + $0 }
-        let words = Self.queryWords(query.text)
+        let words = Self.queryWords(query.text, matchingInside: query.matchesInsideWords)
         let filterSet = Set(query.filters)
         var results = CatalogResults()
         var filters: [UInt32] = []
@@ -202,13 +202,14 @@ public struct CatalogSearcher: Sendable {
 
     /// The folded words of `text`: all but the last complete, the last a prefix unless the text
     /// ends after it (a space, punctuation).
-    static func queryWords(_ text: String) -> [QueryWord] {
+    static func queryWords(_ text: String, matchingInside: Bool = false) -> [QueryWord] {
         var words: [QueryWord] = []
         var end = 0
         WordFolding.forEachWord(in: text) { range, folded in
             guard words.count < maximumWords else { return }
             let letters = String(decoding: folded, as: UTF8.self).unicodeScalars.count
-            words.append(QueryWord(bytes: Array(folded), typos: catalogTypoBudget(forWordOfLength: letters), isPrefix: false))
+            words.append(QueryWord(bytes: Array(folded), typos: catalogTypoBudget(forWordOfLength: letters), isPrefix: false,
+                                   matchesInside: matchingInside && folded.count >= 3))
             end = range.upperBound
         }
         if !words.isEmpty, end == text.utf8.count { words[words.count - 1].isPrefix = true }

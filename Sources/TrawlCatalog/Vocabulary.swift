@@ -1,4 +1,6 @@
 import Synchronization
+import TrawlIndex
+import TrawlMatch
 
 /// Every distinct folded word of a catalog, numbered in order of first appearance, with a byte-order
 /// listing that serves prefix ranges and typo-tolerant lookups.
@@ -25,6 +27,10 @@ struct Vocabulary: Sendable {
     }
     /// The length of the longest word, in bytes.
     private var longest = 0
+    /// The shared n-gram index with the words as its units: which words contain a piece of text.
+    /// It grows with the vocabulary (words are never taken out), a few dictionary updates per new
+    /// word.
+    private(set) var grams = NGramIndex()
 
     var count: Int { starts.count - 1 }
 
@@ -70,6 +76,15 @@ struct Vocabulary: Sendable {
     /// Places the words added since the last call in byte order (a merge, linear in the vocabulary).
     mutating func sort() {
         guard sorted.count < count else { return }
+        var trigrams: [Trigram] = []
+        for number in sorted.count..<count {
+            let word = word(UInt32(number))
+            guard word.count >= 3 else { continue }
+            trigrams.removeAll(keepingCapacity: true)
+            for start in word.startIndex...(word.endIndex - 3) { trigrams.append(Trigram(word[start], word[start + 1], word[start + 2])) }
+            trigrams.sort()
+            grams.add(trigrams.indices.lazy.filter { $0 == 0 || trigrams[$0] != trigrams[$0 - 1] }.map { trigrams[$0] }, to: UInt32(number))
+        }
         let added = (sorted.count..<count).map(UInt32.init).sorted { less($0, $1) }
         var merged: [UInt32] = []
         merged.reserveCapacity(count)
@@ -129,6 +144,21 @@ struct Vocabulary: Sendable {
                 }
             }
         }
+    }
+
+    /// Calls `report` with each word that contains `piece` (folded, at least three bytes: shorter
+    /// pieces are inside too many words to be worth finding), in no particular order. The n-gram
+    /// index gives the words holding every trigram of `piece`; each is then checked.
+    func forEachWord(containing piece: [UInt8], _ report: (UInt32) -> Void) {
+        guard piece.count >= 3, let literal = QueryLiteral(bytes: piece, caseless: Array(repeating: false, count: piece.count)),
+              let numbers = grams.units(satisfying: .literal(literal)) else { return }
+        for number in numbers where Self.contains(word(number), piece) { report(number) }
+    }
+
+    /// Whether `piece` occurs in `word`.
+    static func contains(_ word: ArraySlice<UInt8>, _ piece: [UInt8]) -> Bool {
+        guard word.count >= piece.count else { return false }
+        return (word.startIndex...(word.endIndex - piece.count)).contains { word[$0..<($0 + piece.count)].elementsEqual(piece) }
     }
 
     /// The scalar values of valid UTF-8 `bytes`.

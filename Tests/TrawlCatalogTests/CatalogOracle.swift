@@ -9,7 +9,7 @@ struct CatalogOracle {
     let items: [CatalogItem]
 
     func search(_ query: CatalogQuery) -> (hits: [(String, CatalogResults.Rank)], count: Int, facets: [String: [String: Int]]) {
-        let words = CatalogSearcher.queryWords(query.text)
+        let words = CatalogSearcher.queryWords(query.text, matchingInside: query.matchesInsideWords)
         var ranked: [(CatalogResults.Rank, String)] = []
         var facets: [String: [String: Int]] = [:]
         for (order, item) in items.enumerated() {
@@ -32,8 +32,8 @@ struct CatalogOracle {
             var best = Int.max, weight = 0, exact = false
             for (field, list) in tokens.enumerated() {
                 for token in list {
-                    let distance = word.isPrefix ? Self.prefixDistance(word.bytes, token) : Self.distance(word.bytes, token)
-                    guard distance <= word.typos else { continue }
+                    let distance = Self.typos(word, token)
+                    guard distance != Int.max else { continue }
                     // The field weight counts the word's fewest-typo matches only.
                     if distance < best { (best, weight) = (distance, max(0, fields[field].weight)) }
                     if distance == best { weight = max(weight, fields[field].weight) }
@@ -65,8 +65,8 @@ struct CatalogOracle {
     }
 
     /// The byte ranges of the words of item `id` that match a word of `text`, by field.
-    func highlights(of id: String, text: String) -> [String: [Range<Int>]] {
-        let words = CatalogSearcher.queryWords(text)
+    func highlights(of id: String, text: String, matchingInside: Bool = false) -> [String: [Range<Int>]] {
+        let words = CatalogSearcher.queryWords(text, matchingInside: matchingInside)
         guard let item = items.last(where: { $0.id == id }) else { return [:] }
         var highlights: [String: [Range<Int>]] = [:]
         for field in fields {
@@ -81,8 +81,16 @@ struct CatalogOracle {
         return highlights
     }
 
-    private static func matches(_ word: QueryWord, _ token: [UInt8]) -> Bool {
-        (word.isPrefix ? prefixDistance(word.bytes, token) : distance(word.bytes, token)) <= word.typos
+    private static func matches(_ word: QueryWord, _ token: [UInt8]) -> Bool { typos(word, token) != Int.max }
+
+    /// The typos `token` counts as a match of `word`, or `Int.max` when it is none: its edit
+    /// distance within the budget, else, for a word matching inside others, 3 when it holds it.
+    static func typos(_ word: QueryWord, _ token: [UInt8]) -> Int {
+        let distance = word.isPrefix ? prefixDistance(word.bytes, token) : distance(word.bytes, token)
+        if distance <= word.typos { return distance }
+        guard word.matchesInside, word.bytes.count >= 3, token.count >= word.bytes.count else { return Int.max }
+        let found = (0...(token.count - word.bytes.count)).contains { Array(token[$0..<($0 + word.bytes.count)]) == word.bytes }
+        return found ? 3 : Int.max
     }
 
     static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {

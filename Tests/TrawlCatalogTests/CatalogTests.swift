@@ -47,7 +47,8 @@ import TrawlTestSupport
         var filters: [CatalogFilter] = []
         if Int.random(in: 0..<4, using: &random) == 0 { filters.append(CatalogFilter("section", ["web", "net", "text"].randomElement(using: &random)!)) }
         if Int.random(in: 0..<5, using: &random) == 0 { filters.append(CatalogFilter("tags", ["a", "b"].randomElement(using: &random)!)) }
-        return CatalogQuery(text: text, filters: filters, limit: Int.random(in: 1...20, using: &random), facets: Bool.random(using: &random) ? nil : ["tags"])
+        return CatalogQuery(text: text, filters: filters, limit: Int.random(in: 1...20, using: &random), facets: Bool.random(using: &random) ? nil : ["tags"],
+                            matchesInsideWords: Int.random(in: 0..<3, using: &random) == 0)
     }
 
     static func expectAgree(_ results: CatalogResults, _ oracle: CatalogOracle, _ query: CatalogQuery, _ context: String) {
@@ -58,7 +59,7 @@ import TrawlTestSupport
             var engine = hit.rank, truth = rank
             engine.order = 0; truth.order = 0
             #expect(engine == truth, "\(context) query \(query) item \(hit.id)")
-            #expect(hit.highlights == oracle.highlights(of: hit.id, text: query.text), "\(context) query \(query) item \(hit.id)")
+            #expect(hit.highlights == oracle.highlights(of: hit.id, text: query.text, matchingInside: query.matchesInsideWords), "\(context) query \(query) item \(hit.id)")
         }
         var facets: [String: [String: Int]] = [:]
         for (name, values) in results.facets { for value in values { facets[name, default: [:]][value.value] = value.count } }

@@ -43,6 +43,35 @@ import Testing
         #expect(searcher.search(CatalogQuery(text: text), in: catalog).hits.map(\.id) == expected)
     }
 
+    /// Matching inside words: "office" also finds the words that hold it, after every prefix and
+    /// typo match. 1's title is the word itself; 2's title begins with it ("officer"); 3 holds
+    /// "ofice" and 6 "offic", a typo away (6 letters allow one; 6 is shorter); 4 and 5 hold it
+    /// inside a word, in the title (weight 2) before the body. Without the option, 4 and 5 do
+    /// not match.
+    @Test(arguments: CatalogDifferentialTests.rankingPaths) func wordsMatchInsideOthersAfterEveryOtherMatch(postingsRankingMinimum: Int) {
+        let items = [
+            CatalogItem(id: "5", fields: ["title": "suite", "body": "the libreoffice suite"]),
+            CatalogItem(id: "4", fields: ["title": "libreoffice writer"]),
+            CatalogItem(id: "3", fields: ["title": "ofice tools"]),
+            CatalogItem(id: "2", fields: ["title": "officer"]),
+            CatalogItem(id: "1", fields: ["title": "office"]),
+            CatalogItem(id: "6", fields: ["title": "offic"]),
+        ]
+        let catalog = CatalogDifferentialTests.catalog(fields: [CatalogField("title", weight: 2), CatalogField("body", weight: 1)],
+                                                       items: items, postingsRankingMinimum: postingsRankingMinimum)
+        var searcher = CatalogDifferentialTests.searcher(postingsRankingMinimum: postingsRankingMinimum)
+        let inside = searcher.search(CatalogQuery(text: "office", matchesInsideWords: true), in: catalog)
+        #expect(inside.hits.map(\.id) == ["1", "2", "6", "3", "4", "5"])
+        #expect(inside.hits.map(\.rank.typos) == [0, 0, 1, 1, 3, 3])
+        #expect(inside.hits[4].highlights == ["title": [0..<11]])
+        #expect(searcher.search(CatalogQuery(text: "office"), in: catalog).hits.map(\.id) == ["1", "2", "6", "3"])
+        // Two words: each may match inside; "writ" is a prefix of "writer".
+        #expect(searcher.search(CatalogQuery(text: "office writ", matchesInsideWords: true), in: catalog).hits.map(\.id) == ["4"])
+        // Under three bytes, a word matches only as it always does (one-word titles in insertion
+        // order, then the longer one).
+        #expect(searcher.search(CatalogQuery(text: "of", matchesInsideWords: true), in: catalog).hits.map(\.id) == ["2", "1", "6", "3"])
+    }
+
     @Test func ranksCarryTheirCriteria() {
         var searcher = CatalogSearcher()
         let hits = searcher.search(CatalogQuery(text: "manager network"), in: Self.catalog).hits

@@ -33,6 +33,38 @@ import TrawlTestSupport
         }
     }
 
+    /// The shared n-gram index over the words finds exactly the words that contain a piece (a scan
+    /// of every word finds), as the vocabulary grows between lookups; pieces under three bytes
+    /// find nothing.
+    @Test func wordsContainingAPieceAgreeWithAScan() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 23))
+        let letters = ["a", "b", "c", "ab", "é", "ж"]
+        func randomWord(_ lengths: ClosedRange<Int>) -> [UInt8] {
+            Array((0..<Int.random(in: lengths, using: &random)).map { _ in letters.randomElement(using: &random)! }.joined().utf8)
+        }
+        var vocabulary = Vocabulary()
+        var words: [[UInt8]] = []
+        for _ in 0..<(8 * PropertyTestSettings.scale) {
+            for _ in 0..<Int.random(in: 1...200, using: &random) {
+                let word = randomWord(0...12)
+                let number = word.withUnsafeBufferPointer { vocabulary.number(adding: $0) }
+                if number == words.count { words.append(word) }
+            }
+            vocabulary.sort()
+            for _ in 0..<50 {
+                let piece = randomWord(1...4)
+                var found: [UInt32] = []
+                vocabulary.forEachWord(containing: piece) { found.append($0) }
+                let expected = piece.count < 3 ? [] : words.indices.filter { number in
+                    words[number].count >= piece.count
+                        && (0...(words[number].count - piece.count)).contains { Array(words[number][$0..<($0 + piece.count)]) == piece }
+                }.map(UInt32.init)
+                #expect(found.sorted() == expected, "\(String(decoding: piece, as: UTF8.self))")
+            }
+        }
+        #expect(vocabulary.grams.postingCount > 0)
+    }
+
     /// The Levenshtein walk over the byte-ordered words finds exactly the words a brute-force
     /// distance in letters (scalars) finds, with the same distances, for whole words and prefixes,
     /// whatever the letters' UTF-8 lengths: "Москв" is one edit from "Москва", as "Moskv" from "Moskva".
