@@ -16,6 +16,8 @@ import TrawlText
 public struct CatalogPickRun: Sendable {
     public var folder: FilePath = CatalogStore.defaultFolder
     public var text = ""
+    /// Whether query words also match inside the catalog's words.
+    public var matchesInsideWords = false
 
     public init() {}
 
@@ -37,7 +39,7 @@ public struct CatalogPickRun: Sendable {
         let screen = Screen(descriptor: tty)
         screen.write("\u{1B}[?1049h") // the alternate screen: the shell's screen comes back after
         let chosen = MainActor.assumeIsolated {
-            var picker = Picker(catalog: catalog, screen: screen, text: text)
+            var picker = Picker(catalog: catalog, screen: screen, text: text, matchesInsideWords: matchesInsideWords)
             return picker.loop()
         }
         screen.write("\u{1B}[?1049l")
@@ -174,9 +176,11 @@ struct Picker {
     var results: CatalogResults?
     var selection = 0
     var pending: [UInt8] = []
+    let matchesInsideWords: Bool
 
-    init(catalog: Catalog, screen: Screen, text: String) {
+    init(catalog: Catalog, screen: Screen, text: String, matchesInsideWords: Bool = false) {
         self.catalog = catalog
+        self.matchesInsideWords = matchesInsideWords
         self.screen = screen
         field.deriveSuggestions(from: catalog)
         field.scopeActivation = .onSearchPresentation
@@ -231,7 +235,7 @@ struct Picker {
         if let scope = field.scope, let attribute = catalog.scopeAttribute { filters.append(CatalogFilter(attribute, scope)) }
         let rows = max(1, screen.size.rows - 5)
         let previous = results?.hits.first?.id
-        results = searcher.search(CatalogQuery(text: field.text, filters: filters, limit: rows, facets: []), in: catalog)
+        results = searcher.search(CatalogQuery(text: field.text, filters: filters, limit: rows, facets: [], matchesInsideWords: matchesInsideWords), in: catalog)
         if results?.hits.first?.id != previous { selection = 0 }
     }
 

@@ -88,6 +88,8 @@ public struct CatalogSearchRun: Sendable {
     public var facets: [String]?
     public var json = false
     public var color = false
+    /// Whether query words also match inside the catalog's words (`office` finds `libreoffice`).
+    public var matchesInsideWords = false
 
     public init() {}
 
@@ -120,7 +122,7 @@ public struct CatalogSearchRun: Sendable {
             filters.append(CatalogFilter(attribute, scope))
         }
         var searcher = CatalogSearcher()
-        let results = searcher.search(CatalogQuery(text: text, filters: filters, limit: limit, facets: facets), in: catalog)
+        let results = searcher.search(CatalogQuery(text: text, filters: filters, limit: limit, facets: facets, matchesInsideWords: matchesInsideWords), in: catalog)
         var output: [UInt8] = []
         if json {
             for (index, hit) in results.hits.enumerated() {

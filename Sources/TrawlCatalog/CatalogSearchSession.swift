@@ -13,6 +13,8 @@ public final class CatalogSearchSession {
     /// Results per search, facets counted for these attributes (nil: all).
     public var limit = 50
     public var facets: [String]? = nil
+    /// Whether query words also match inside the catalog's words (``CatalogQuery/matchesInsideWords``).
+    public var matchesInsideWords = false { didSet { searchNow() } }
     /// The results of the latest finished search.
     public private(set) var results: CatalogResults?
     /// Whether a search is running.
@@ -34,7 +36,7 @@ public final class CatalogSearchSession {
     public var query: CatalogQuery {
         var filters = field.tokens
         if let scope = field.scope, let attribute = catalog.scopeAttribute { filters.append(CatalogFilter(attribute, scope)) }
-        return CatalogQuery(text: field.text, filters: filters, limit: limit, facets: facets)
+        return CatalogQuery(text: field.text, filters: filters, limit: limit, facets: facets, matchesInsideWords: matchesInsideWords)
     }
 
     /// Waits until the searches started so far (also those a change just scheduled) are done.

@@ -348,9 +348,12 @@ struct CatalogSearch: ParsableCommand {
     var json = false
     @Option(help: "When to colour matches: auto, always or never.")
     var color: ColorChoice = .auto
+    @Flag(help: "Let a word of three letters or more also match inside longer words (office finds libreoffice), ranked after every other match.")
+    var insideWords = false
 
     func run() throws {
         var run = CatalogSearchRun()
+        run.matchesInsideWords = insideWords
         run.folder = location.path
         run.text = query
         run.tokens = tokens
@@ -374,9 +377,12 @@ struct CatalogPick: ParsableCommand {
     @Argument(help: "Text to start with.")
     var query: String = ""
     @OptionGroup var location: CatalogLocation
+    @Flag(help: "Let a word of three letters or more also match inside longer words, ranked after every other match.")
+    var insideWords = false
 
     func run() throws {
         var run = CatalogPickRun()
+        run.matchesInsideWords = insideWords
         run.folder = location.path
         run.text = query
         let status = run.run()

@@ -12,20 +12,24 @@ import TrawlCatalog
         return folder
     }
 
-    /// The JSON ids, in rank order, are the library's answer for the same items and query.
-    @Test(arguments: ["python", "librry", "gam", "network tool", "data base", "zzzzzz"])
-    func searchPrintsTheLibrarysRanking(_ query: String) throws {
+    /// The JSON ids, in rank order, are the library's answer for the same items and query, also
+    /// with `--inside-words`.
+    @Test(arguments: [("python", false), ("librry", false), ("gam", false), ("network tool", false), ("data base", false),
+                      ("zzzzzz", false), ("thon", true), ("thon", false), ("code lib", true)])
+    func searchPrintsTheLibrarysRanking(_ query: String, insideWords: Bool) throws {
         let folder = try freshFolder()
         let build = try trawl(["catalog", "build", Self.items.path], in: folder)
         #expect(build.status == 0, "\(build.stderr)")
-        let run = try trawl(["catalog", "search", "--json", "--limit", "10", query], in: folder)
+        let run = try trawl(["catalog", "search", "--json", "--limit", "10"] + (insideWords ? ["--inside-words"] : []) + [query], in: folder)
         let lines = run.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         let ids = lines.filter { $0["type"] as? String == "result" }.map { $0["id"] as! String }
         let text = try String(contentsOf: Self.items, encoding: .utf8)
         let catalog = Catalog(items: try text.split(separator: "\n").map { try CatalogItem(jsonLine: String($0)) })
         var searcher = CatalogSearcher()
-        let expected = searcher.search(CatalogQuery(text: query, limit: 10), in: catalog)
+        let expected = searcher.search(CatalogQuery(text: query, limit: 10, matchesInsideWords: insideWords), in: catalog)
         #expect(ids == expected.hits.map(\.id))
+        // "thon" begins no word of the catalog; it is inside "python".
+        if query == "thon" { #expect(ids.isEmpty != insideWords, "\(ids)") }
         #expect(lines.last?["matches"] as? Int == expected.matchCount)
         #expect(run.status == (expected.matchCount > 0 ? 0 : 1))
     }

@@ -279,6 +279,17 @@ struct Tag: Identifiable, Hashable {
         #expect(session.results?.hits.map(\.id) == ["1"])
     }
 
+    /// Turning on matches inside words searches again: "cat" begins no word, and is inside "netcat".
+    @Test func matchingInsideWordsSearchesAgain() async {
+        let session = CatalogSearchSession(catalog: Self.catalog)
+        session.field.text = "cat"
+        await session.waitForResults()
+        #expect(session.results?.hits.isEmpty == true)
+        session.matchesInsideWords = true
+        await session.waitForResults()
+        #expect(session.results?.hits.map(\.id) == ["3"])
+    }
+
     @Test func suggestionsComeFromTheCatalog() {
         let field = SearchField<CatalogFilter, String>()
         field.deriveSuggestions(from: Self.catalog)
