@@ -26,7 +26,7 @@ extension CatalogSearcher {
     /// rank the candidates item by item (few candidates, or a much smaller set to refine or filter).
     func boundedPlan(_ termLists: [[UInt32]], words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
                      in catalog: Catalog) -> [(wordIndex: Int, source: WordPostings)]? {
-        guard words.count > 1, !words.contains(where: \.matchesInside), Self.weightLevels(catalog.fields) != nil,
+        guard words.count > 1, Self.weightLevels(catalog.fields) != nil,
               (catalog.fields.map(\.weight).max() ?? 0) < (1 << 21) / words.count else { return nil }
         let plan = words.indices.map { index in
             let (source, total) = Self.wordPostings(of: words[index], terms: termLists[index], in: catalog)
@@ -52,7 +52,7 @@ extension CatalogSearcher {
         let heaviest = levelWeights.last ?? 0
         // What one word's key adds to the bound sum.
         var parts = [BoundSum](repeating: 0, count: 256)
-        for key in 1..<256 where key & 0xC0 != 0 && key >> 2 & 15 < levelWeights.count {
+        for key in 1..<256 where key & 0x3C != 0 && key >> 2 & 15 < levelWeights.count {
             let typos = 3 - key >> 6, shortfall = heaviest - levelWeights[key >> 2 & 15], inexact = 1 - key & 1
             parts[key] = BoundSum(typos) << 56 | BoundSum(shortfall) << 5 | BoundSum(inexact)
         }

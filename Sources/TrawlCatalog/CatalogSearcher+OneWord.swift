@@ -9,7 +9,9 @@
 /// way, rule by rule.
 ///
 /// A key, larger is better: bits 6–7 three minus the item's fewest typos, bits 2–5 the level of its
-/// heaviest matched field, bit 1 a field holding only the exact word, bit 0 the exact word. Beside
+/// heaviest matched field (never 0, so that a match inside a word, three typos, still has a key
+/// that is not zero, which means no match), bit 1 a field holding only the exact word, bit 0 the
+/// exact word. Beside
 /// it, a query of several words keeps the item's matched fields (a field tag) to bound proximity.
 extension CatalogSearcher {
     /// Where one query word's per-item keys come from.
@@ -43,9 +45,7 @@ extension CatalogSearcher {
     /// (several words, few postings, or a much smaller set to refine or filter).
     func oneWordSource(_ termLists: [[UInt32]], words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
                        in catalog: Catalog) -> WordPostings? {
-        // A key's two typo bits hold three minus the typos, so a match inside a word (three typos)
-        // would key as no match: such queries are ranked item by item.
-        guard words.count == 1, !words[0].matchesInside, Self.weightLevels(catalog.fields) != nil else { return nil }
+        guard words.count == 1, Self.weightLevels(catalog.fields) != nil else { return nil }
         let (source, total) = Self.wordPostings(of: words[0], terms: termLists[0], in: catalog)
         guard total >= postingsRankingMinimum else { return nil }
         let itemByItem = itemByItemCount(postings: Int.max, words: words, filters: filters, filterSet: filterSet, in: catalog)
@@ -455,19 +455,20 @@ extension CatalogSearcher {
         return (0..<256).map { tables[$0] + tables[256 + $0] + tables[512 + $0] + tables[768 + $0] }
     }
 
-    /// By field tag (the fields bits of a posting tag), the weight level of its heaviest field (1
-    /// for the lightest positive weight and up; 0 for no field or a weight that adds nothing), and
-    /// each level's weight; nil when there are more than 15 levels or more fields than a tag tells
-    /// apart (such catalogs rank item by item).
+    /// By field tag (the fields bits of a posting tag), the weight level of its heaviest field (2
+    /// for the lightest positive weight and up; 1 for no field or a weight that adds nothing; 0,
+    /// weight 0, is never a level, see the key), and each level's weight; nil when there are more
+    /// than 14 positive weights or more fields than a tag tells apart (such catalogs rank item by
+    /// item).
     static func weightLevels(_ fields: [CatalogField]) -> ([UInt8], [Int])? {
         guard fields.count <= Catalog.fieldTagFields else { return nil }
         let weights = Set(fields.map(\.weight).filter { $0 > 0 }).sorted()
-        guard weights.count < 16 else { return nil }
-        let levels = fields.map { field in UInt8(weights.firstIndex(of: field.weight).map { $0 + 1 } ?? 0) }
-        var tagLevels = [UInt8](repeating: 0, count: 1 << Catalog.fieldTagFields)
+        guard weights.count < 15 else { return nil }
+        let levels = fields.map { field in UInt8(weights.firstIndex(of: field.weight).map { $0 + 2 } ?? 1) }
+        var tagLevels = [UInt8](repeating: 1, count: 1 << Catalog.fieldTagFields)
         for tag in tagLevels.indices {
             for field in fields.indices where tag & 1 << field != 0 { tagLevels[tag] = max(tagLevels[tag], levels[field]) }
         }
-        return (tagLevels, [0] + weights)
+        return (tagLevels, [0, 0] + weights)
     }
 }

@@ -43,7 +43,9 @@ struct CatalogBench {
         if report.wants("catalog.recall") { reportRecallCeiling(queries: queries, items: items) }
         var finalCounts: [String: Int] = [:]
         var ourFinalCounts: [String: Int] = [:]
-        for withFacets in [true, false] {
+        // Then with matches inside words (CatalogQuery.matchesInsideWords), which the shared n-gram
+        // index over the vocabulary serves.
+        for (withFacets, inside) in [(true, false), (false, false), (true, true)] {
             var searcher = CatalogSearcher()
             var latencies: [Double] = []
             var slowest: [(Double, String, Int)] = []
@@ -54,14 +56,14 @@ struct CatalogBench {
                     let typed = String(query.text[..<end])
                     if typed.allSatisfy({ $0 == " " }) { continue }
                     let start = now()
-                    last = searcher.search(CatalogQuery(text: typed, limit: 50, facets: withFacets ? ["section"] : []), in: catalog)
+                    last = searcher.search(CatalogQuery(text: typed, limit: 50, facets: withFacets ? ["section"] : [], matchesInsideWords: inside), in: catalog)
                     latencies.append(Double(now() - start) / 1e6)
                     slowest.append((latencies.last!, typed, last!.matchCount))
                 }
                 let found = (last?.hits ?? []).contains { $0.id == query.target }
                 // CATALOG_RANKS notes each query's intended item's rank (in the top 5,000), to set
                 // beside a peer's per-query ranks.
-                if withFacets, ProcessInfo.processInfo.environment["CATALOG_RANKS"] != nil {
+                if withFacets, !inside, ProcessInfo.processInfo.environment["CATALOG_RANKS"] != nil {
                     let deep = searcher.search(CatalogQuery(text: query.text, limit: 5000), in: catalog)
                     let rank = deep.hits.firstIndex { $0.id == query.target }.map { $0 + 1 }
                     report.note("rank: \(query.typo) \(rank.map(String.init) ?? "none") of \(deep.matchCount) '\(query.text)' \(query.target)")
@@ -73,8 +75,8 @@ struct CatalogBench {
             if ProcessInfo.processInfo.environment["CATALOG_SLOWEST"] != nil {
                 for (ms, typed, count) in slowest.sorted(by: { $0.0 > $1.0 }).prefix(30) { report.note("slow: \(ms) ms '\(typed)' \(count) matches") }
             }
-            if withFacets { ourFinalCounts = finalCounts }
-            let name = "catalog.keystroke" + (withFacets ? "" : ".nofacets")
+            if withFacets, !inside { ourFinalCounts = finalCounts }
+            let name = "catalog.keystroke" + (inside ? ".inside" : "") + (withFacets ? "" : ".nofacets")
             report.add(Figure(name: name + ".p50", unit: "ms", samples: [percentile(latencies, 50)]))
             report.add(Figure(name: name + ".p99", unit: "ms", samples: [percentile(latencies, 99)]))
             report.add(Figure(name: name + ".max", unit: "ms", samples: [latencies.last ?? .nan]))
