@@ -12,7 +12,7 @@ public struct CatalogQuery: Hashable, Sendable {
     /// The time after which the search stops and returns the best results found so far, marked
     /// ``CatalogResults/isPartial``; nil searches to the end.
     public var budget: Duration?
-    /// Whether a word of three bytes or more also matches the words that contain it (`office`
+    /// Whether a word of three letters or more also matches the words that contain it (`office`
     /// finds `libreoffice`), as symbol and file pickers do. Such matches rank after every prefix
     /// and typo match, as if they had one typo more than the word allows. They come from the
     /// shared n-gram index over the catalog's vocabulary.

@@ -80,8 +80,8 @@ struct Refinement: Sendable {
 }
 
 /// A folded query word, its typo budget, whether it is matched as a prefix, and whether it also
-/// matches the words that contain it (``CatalogQuery/matchesInsideWords``, for words of three bytes
-/// or more).
+/// matches the words that contain it (``CatalogQuery/matchesInsideWords``, for words of three
+/// letters or more).
 struct QueryWord: Hashable, Sendable {
     var bytes: [UInt8]
     var typos: Int

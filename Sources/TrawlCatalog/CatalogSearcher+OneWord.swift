@@ -11,8 +11,8 @@
 /// A key, larger is better: bits 6–7 three minus the item's fewest typos, bits 2–5 the level of its
 /// heaviest matched field (never 0, so that a match inside a word, three typos, still has a key
 /// that is not zero, which means no match), bit 1 a field holding only the exact word, bit 0 the
-/// exact word. Beside
-/// it, a query of several words keeps the item's matched fields (a field tag) to bound proximity.
+/// exact word. Beside it, a query of several words keeps the item's matched fields (a field tag)
+/// to bound proximity.
 extension CatalogSearcher {
     /// Where one query word's per-item keys come from.
     enum WordPostings {

@@ -209,7 +209,7 @@ public struct CatalogSearcher: Sendable {
             guard words.count < maximumWords else { return }
             let letters = String(decoding: folded, as: UTF8.self).unicodeScalars.count
             words.append(QueryWord(bytes: Array(folded), typos: catalogTypoBudget(forWordOfLength: letters), isPrefix: false,
-                                   matchesInside: matchingInside && folded.count >= 3))
+                                   matchesInside: matchingInside && letters >= 3))
             end = range.upperBound
         }
         if !words.isEmpty, end == text.utf8.count { words[words.count - 1].isPrefix = true }

@@ -88,7 +88,8 @@ struct CatalogOracle {
     static func typos(_ word: QueryWord, _ token: [UInt8]) -> Int {
         let distance = word.isPrefix ? prefixDistance(word.bytes, token) : distance(word.bytes, token)
         if distance <= word.typos { return distance }
-        guard word.matchesInside, word.bytes.count >= 3, token.count >= word.bytes.count else { return Int.max }
+        guard word.matchesInside, String(decoding: word.bytes, as: UTF8.self).unicodeScalars.count >= 3,
+              token.count >= word.bytes.count else { return Int.max }
         let found = (0...(token.count - word.bytes.count)).contains { Array(token[$0..<($0 + word.bytes.count)]) == word.bytes }
         return found ? 3 : Int.max
     }

@@ -67,7 +67,7 @@ import Testing
         #expect(searcher.search(CatalogQuery(text: "office"), in: catalog).hits.map(\.id) == ["1", "2", "6", "3"])
         // Two words: each may match inside; "writ" is a prefix of "writer".
         #expect(searcher.search(CatalogQuery(text: "office writ", matchesInsideWords: true), in: catalog).hits.map(\.id) == ["4"])
-        // Under three bytes, a word matches only as it always does (one-word titles in insertion
+        // Under three letters, a word matches only as it always does (one-word titles in insertion
         // order, then the longer one).
         #expect(searcher.search(CatalogQuery(text: "of", matchesInsideWords: true), in: catalog).hits.map(\.id) == ["2", "1", "6", "3"])
     }
