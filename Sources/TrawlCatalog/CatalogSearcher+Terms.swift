@@ -28,7 +28,7 @@ extension CatalogSearcher {
                 if let typos = filter.typos(of: vocabulary.word(number)) {
                     found.numbers.append(number)
                     found.typos.append(UInt8(typos))
-                } else if word.matchesInside, Vocabulary.contains(vocabulary.word(number), word.bytes) {
+                } else if word.matchesInside, vocabulary.word(number).firstRange(of: word.bytes) != nil {
                     found.numbers.append(number)
                     found.typos.append(UInt8(QueryWord.insideTypos))
                 }

@@ -152,13 +152,7 @@ struct Vocabulary: Sendable {
     func forEachWord(containing piece: [UInt8], _ report: (UInt32) -> Void) {
         guard piece.count >= 3, let literal = QueryLiteral(bytes: piece, caseless: Array(repeating: false, count: piece.count)),
               let numbers = grams.units(satisfying: .literal(literal)) else { return }
-        for number in numbers where Self.contains(word(number), piece) { report(number) }
-    }
-
-    /// Whether `piece` occurs in `word`.
-    static func contains(_ word: ArraySlice<UInt8>, _ piece: [UInt8]) -> Bool {
-        guard word.count >= piece.count else { return false }
-        return (word.startIndex...(word.endIndex - piece.count)).contains { word[$0..<($0 + piece.count)].elementsEqual(piece) }
+        for number in numbers where word(number).firstRange(of: piece) != nil { report(number) }
     }
 
     /// The scalar values of valid UTF-8 `bytes`.
