@@ -76,14 +76,11 @@ struct Vocabulary: Sendable {
     /// Places the words added since the last call in byte order (a merge, linear in the vocabulary).
     mutating func sort() {
         guard sorted.count < count else { return }
-        var trigrams: [Trigram] = []
         for number in sorted.count..<count {
             let word = word(UInt32(number))
             guard word.count >= 3 else { continue }
-            trigrams.removeAll(keepingCapacity: true)
-            for start in word.startIndex...(word.endIndex - 3) { trigrams.append(Trigram(word[start], word[start + 1], word[start + 2])) }
-            trigrams.sort()
-            grams.add(trigrams.indices.lazy.filter { $0 == 0 || trigrams[$0] != trigrams[$0 - 1] }.map { trigrams[$0] }, to: UInt32(number))
+            // A trigram met twice in the word is posted once: a posting list ignores a unit it holds.
+            grams.add((word.startIndex...(word.endIndex - 3)).lazy.map { Trigram(word[$0], word[$0 + 1], word[$0 + 2]) }, to: UInt32(number))
         }
         let added = (sorted.count..<count).map(UInt32.init).sorted { less($0, $1) }
         var merged: [UInt32] = []
