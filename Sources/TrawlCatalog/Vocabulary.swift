@@ -34,6 +34,10 @@ struct Vocabulary: Sendable {
 
     var count: Int { starts.count - 1 }
 
+    /// The bytes of its words, where each starts, their byte order and the table numbering them
+    /// (the trie and the trigram index apart).
+    var byteCount: Int { bytes.count + 4 * (starts.count + sorted.count) + numbers.byteCount }
+
     /// An empty vocabulary; tests weaken its table's hash (`hashBits`) so that words collide.
     init(hashBits: Int = 24) { numbers = WordTable(hashBits: hashBits) }
 

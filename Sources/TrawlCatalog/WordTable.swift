@@ -38,6 +38,9 @@ struct WordTable: Sendable {
 
     private var slotCount: Int { slots.count / 2 }
 
+    /// The bytes its slots take.
+    var byteCount: Int { 8 * slots.count }
+
     /// The number of the word `key` was made from (`bytes`), given the words so far as `word(n)`;
     /// nil when new.
     func number(of bytes: UnsafeBufferPointer<UInt8>, key: Key, word: (UInt32) -> UnsafeBufferPointer<UInt8>) -> UInt32? {

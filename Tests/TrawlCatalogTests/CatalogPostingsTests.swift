@@ -34,6 +34,47 @@ import TrawlTestSupport
         }
     }
 
+    /// The statistics count what the items hold, recounted from their texts: distinct words, words
+    /// in order, an item once per distinct word, and each distinct word's distinct three-byte
+    /// windows in the vocabulary's trigram index; a prefix list's postings when the prefixes
+    /// have lists. Items come in batches of distinct ids; replacing items afterwards retires them,
+    /// and the index keeps their words until it compacts.
+    @Test func statisticsCountWhatTheItemsHold() {
+        var random = SeededGenerator(seed: PropertyTestSettings.seed(default: 25))
+        for round in 0..<(4 * PropertyTestSettings.scale) {
+            var catalog = Catalog()
+            catalog.prefixPostingsMinimum = round % 2 == 0 ? 1 : nil
+            var next = 0
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let batch = (0..<Int.random(in: 1...400, using: &random)).map { _ in
+                    defer { next += 1 }
+                    return CatalogDifferentialTests.randomItem(&random, id: next)
+                }
+                catalog.upsert(contentsOf: batch)
+            }
+            let items = catalog.allItems
+            let fieldWords = items.map { item in catalog.fields.map { (item.fields[$0.name].map(WordFolding.words) ?? []).map { Array($0.utf8) } } }
+            let distinct = Set(fieldWords.joined().joined())
+            let statistics = catalog.statistics
+            #expect(statistics.items == items.count)
+            #expect(statistics.words == distinct.count)
+            #expect(statistics.wordOccurrences == fieldWords.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } })
+            #expect(statistics.postings == fieldWords.reduce(0) { $0 + Set($1.joined()).count })
+            #expect(statistics.trigramPostings == distinct.reduce(0) { total, word in
+                total + Set(word.count < 3 ? [] : (0...(word.count - 3)).map { Array(word[$0..<($0 + 3)]) }).count
+            })
+            #expect((statistics.prefixPostings > 0) == (round % 2 == 0))
+            #expect(statistics.trigramIndexBytes > 0 && statistics.vocabularyBytes >= distinct.reduce(0) { $0 + $1.count })
+            #expect(statistics.indexBytes > 4 * statistics.wordOccurrences + 4 * statistics.postings)
+            #expect(statistics.retiredItems == 0)
+            let replaced = Int.random(in: 1...(next / 4 + 1), using: &random)
+            for id in 0..<replaced { catalog.upsert(CatalogDifferentialTests.randomItem(&random, id: id)) }
+            #expect(catalog.statistics.items == items.count)
+            #expect(catalog.statistics.retiredItems == replaced)
+            #expect(catalog.statistics.postings > statistics.postings)
+        }
+    }
+
     /// Many items at once are folded on other cores against a snapshot of the vocabulary
     /// (``FoldedItems``) while earlier ones are indexed: the catalog equals one that folds each
     /// item in turn, word numbers included, from an array or a sequence of unknown length.

@@ -17,6 +17,19 @@ struct CatalogBench {
     let peerNames: [String]
     let report: Report
 
+    /// The in-memory word index's parts (`Catalog.statistics`), the vocabulary's trigram index
+    /// (the shared `NGramIndex`) among them.
+    private func reportIndexMemory(_ statistics: CatalogStatistics) {
+        func megabytes(_ bytes: Int) -> Double { Double(bytes) / 1e6 }
+        report.add(Figure(name: "catalog.memory.index", unit: "MB", samples: [megabytes(statistics.indexBytes)]))
+        report.add(Figure(name: "catalog.memory.trigrams", unit: "MB", samples: [megabytes(statistics.trigramIndexBytes)]))
+        report.note("catalog.memory: \(statistics.words) words, \(statistics.wordOccurrences) in the items, \(statistics.postings) postings, "
+            + "\(statistics.prefixPostings) in prefix lists, \(statistics.trigramPostings) trigram postings; MB: forward index "
+            + String(format: "%.1f, postings %.1f, prefix lists %.1f, vocabulary %.1f, its trigram index %.1f",
+                     megabytes(statistics.forwardIndexBytes), megabytes(statistics.postingBytes), megabytes(statistics.prefixPostingBytes),
+                     megabytes(statistics.vocabularyBytes), megabytes(statistics.trigramIndexBytes)))
+    }
+
     func run() throws {
         let (items, source) = try loadItems()
         report.note("catalog: \(items.count) items from \(source)")
@@ -26,6 +39,7 @@ struct CatalogBench {
         })
         report.add(build)
         report.note("catalog.build: \(Int(Double(items.count) / (build.median / 1000))) items/s (without reading the JSON)")
+        reportIndexMemory(catalog.statistics)
         // With --filter, only the selected parts run (the catalog is always built).
         if report.wants("catalog.store") || report.wants("catalog.size") {
             var stored: [UInt8] = []
