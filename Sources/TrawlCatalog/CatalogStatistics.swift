@@ -40,8 +40,8 @@ public struct CatalogStatistics: Sendable, Hashable {
 }
 
 extension Catalog {
-    /// What the catalog's word index holds and about how many bytes it takes (walks every posting
-    /// list's header: a millisecond or so for a vocabulary of 100k words).
+    /// What the catalog's word index holds and about how many bytes it takes; reading it walks
+    /// every posting list's header, a step per word and per trigram.
     public var statistics: CatalogStatistics {
         let listHeader = 32
         let postingCount = postings.reduce(0) { $0 + $1.count }
