@@ -10,33 +10,121 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <limits.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
 
-int trawl_open_anonymous_file(const char *directory, unsigned int mode) {
+int trawl_open_anonymous_file_at(int folder, unsigned int mode) {
 #ifdef O_TMPFILE
-    return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+    return openat(folder, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
 #else
-    (void)directory;
+    (void)folder;
     (void)mode;
     errno = EOPNOTSUPP;
     return -1;
 #endif
 }
 
-int trawl_exchange_paths(const char *first, const char *second) {
+int trawl_open_folder(const char *path) {
+    int opened = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+#if defined(__linux__) && defined(O_PATH)
+    if (opened < 0 && errno == EACCES) opened = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+#endif
+    return opened;
+}
+
+// One component at a time, none of them a link: for kernels without openat2.
+static int open_beneath_by_components(int folder, const char *relative, int flags, mode_t mode) {
+    char component[NAME_MAX + 1];
+    int current = folder;
+    const char *rest = relative;
+    for (;;) {
+        while (*rest == '/') rest++;
+        const char *end = strchr(rest, '/');
+        size_t length = end ? (size_t)(end - rest) : strlen(rest);
+        const char *after = end;
+        while (after && *after == '/') after++;
+        int last = end == NULL || *after == '\0';
+        if (length == 0 || length > NAME_MAX) {
+            if (current != folder) close(current);
+            errno = length == 0 ? ENOENT : ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(component, rest, length);
+        component[length] = '\0';
+        if (strcmp(component, "..") == 0) {
+            if (current != folder) close(current);
+            errno = EXDEV;
+            return -1;
+        }
+        int next = last ? openat(current, component, flags | O_NOFOLLOW, mode)
+                        : openat(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int saved = errno;
+        if (current != folder) close(current);
+        if (next < 0) {
+            // O_NOFOLLOW on an intermediate link gives ENOTDIR on some systems: say what it is.
+            errno = (!last && saved == ENOTDIR) ? ELOOP : saved;
+            return -1;
+        }
+        if (last) return next;
+        current = next;
+        rest = after;
+    }
+}
+
+int trawl_open_beneath(int folder, const char *relative, int flags, unsigned int mode) {
+    if (relative[0] == '/') {
+        errno = EXDEV;
+        return -1;
+    }
+#if defined(__linux__)
+#ifdef SYS_openat2
+    struct {
+        uint64_t flags;
+        uint64_t mode;
+        uint64_t resolve;
+    } how = {(uint64_t)(flags | O_CLOEXEC), (flags & O_CREAT) ? (uint64_t)mode : 0, 0x04 /* RESOLVE_NO_SYMLINKS */ | 0x08 /* RESOLVE_BENEATH */};
+    long result = syscall(SYS_openat2, folder, relative, &how, sizeof how);
+    if (result >= 0 || (errno != ENOSYS && errno != EPERM)) return (int)result;
+    // No openat2 here (or a seccomp filter refused it): one component at a time.
+#endif
+    return open_beneath_by_components(folder, relative, flags | O_CLOEXEC, (mode_t)mode);
+#elif defined(__APPLE__)
+    if (strstr(relative, "..") != NULL) return open_beneath_by_components(folder, relative, flags | O_CLOEXEC, (mode_t)mode);
+    return openat(folder, relative, flags | O_CLOEXEC | O_NOFOLLOW_ANY, (mode_t)mode);
+#else
+    return open_beneath_by_components(folder, relative, flags | O_CLOEXEC, (mode_t)mode);
+#endif
+}
+
+int trawl_exchange_at(int folder, const char *first, const char *second) {
 #if defined(__linux__)
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
 #endif
-    // The raw system call: glibc before 2.28 has no wrapper.
-    return (int)syscall(SYS_renameat2, AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE);
+    return (int)syscall(SYS_renameat2, folder, first, folder, second, RENAME_EXCHANGE);
 #elif defined(__APPLE__)
-    return renamex_np(first, second, RENAME_SWAP);
+    return renameatx_np(folder, first, folder, second, RENAME_SWAP);
 #else
+    (void)folder;
     (void)first;
     (void)second;
+    errno = ENOTSUP;
+    return -1;
+#endif
+}
+
+int trawl_link_descriptor_at(int descriptor, int folder, const char *name) {
+#if defined(__linux__)
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", descriptor);
+    return linkat(AT_FDCWD, path, folder, name, AT_SYMLINK_FOLLOW);
+#else
+    (void)descriptor;
+    (void)folder;
+    (void)name;
     errno = ENOTSUP;
     return -1;
 #endif

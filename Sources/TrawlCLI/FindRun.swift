@@ -189,7 +189,7 @@ public struct FindRun: Sendable {
     }
 
     static func search(_ file: WalkedFile, implicitRoot: Bool, matcher: any Matcher, settings: FindSettings) -> FileReport {
-        let read = FileContent.read(path: file.path, for: .search(allowsMapping: true, allowsStreams: file.isExplicit, checksLater: true))
+        let read = FileContent.read(file, for: .search(allowsMapping: true, allowsStreams: file.isExplicit, checksLater: true))
         return search(read, display: DisplayPath(file.path, implicitRoot: implicitRoot), isExplicit: file.isExplicit,
                       matcher: matcher, settings: settings)
     }

@@ -163,7 +163,7 @@ public struct ReplaceRun: Sendable {
 
     /// Reads a file for rewriting, reporting why it was skipped when it was.
     private func load(_ file: WalkedFile, display: DisplayPath, outcome: inout Outcome) -> FileContent? {
-        switch FileContent.read(path: file.path, for: .rewrite) {
+        switch FileContent.read(file, for: .rewrite) {
         case .success(let content):
             outcome.bytes = content.text.utf8Count + content.byteOrderMark.count // as an index records it
             return content
@@ -219,7 +219,7 @@ public struct ReplaceRun: Sendable {
                 case .write:
                     do {
                         let (count, notes) = try FileReplacement(matcher: matcher, template: template, policy: writePolicy)
-                            .apply(to: content, at: file.path)
+                            .apply(to: content, at: file)
                         outcome.notes += notes.map { "\(display.text): \($0)" }
                         if json { try emitJSON(applied: true) }
                         outcome.changes = count
@@ -335,7 +335,7 @@ extension ReplaceRun {
             }
             guard !accepted.isEmpty else { return }
             do {
-                let notes = try AtomicFile.replace(path: file.path, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
+                let notes = try AtomicFile.replace(file, expecting: content.snapshot, hash: content.hash!, policy: writePolicy) { writer in
                     try writer.write(content.byteOrderMark)
                     try ReplacementPlan(changes: accepted).write(bytes) { (piece) throws(WriteFailure) in try writer.write(piece) }
                 }

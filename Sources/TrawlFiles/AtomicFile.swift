@@ -118,9 +118,51 @@ public enum AtomicFile {
     public static func replace(path: FilePath, expecting snapshot: FileSnapshot, hash: UInt64, policy: WritePolicy = WritePolicy(),
                                contents: (inout FileWriter) throws -> Void) throws -> [String] {
         let target = try resolve(path)
-        let directory = target.removingLastComponent()
+        // Resolved, so absolute: a folder and a name.
+        let bytes = target.bytes
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash + 1 < bytes.count else { throw WriteFailure.notRegular(kind: "directory") }
+        let opened = openPath(FilePath(bytes: slash == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<slash])), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard opened >= 0 else { throw WriteFailure.system(operation: "cannot open the folder", reason: systemMessage(errno)) }
+        return try replace(in: FileDescriptor(rawValue: opened), name: Array(bytes[(slash + 1)...]), shownAs: target,
+                           expecting: snapshot, hash: hash, policy: policy, contents: contents)
+    }
+
+    /// Writes new contents in place of a walked file, as ``replace(path:expecting:hash:policy:contents:)``
+    /// does; a file with an anchor (a walk that follows no link) is written in the folder it was
+    /// found in, reached from the anchor without following links, so that a name swapped for a
+    /// link since the walk is refused rather than followed outside the tree.
+    @discardableResult
+    public static func replace(_ file: WalkedFile, expecting snapshot: FileSnapshot, hash: UInt64, policy: WritePolicy = WritePolicy(),
+                               contents: (inout FileWriter) throws -> Void) throws -> [String] {
+        guard let anchor = file.anchor, let relative = anchor.relative(file.path) else {
+            return try replace(path: file.path, expecting: snapshot, hash: hash, policy: policy, contents: contents)
+        }
+        switch anchor.openFolder(holding: relative) {
+        case .success(let (folder, name)):
+            return try replace(in: folder, name: name, shownAs: file.path, expecting: snapshot, hash: hash, policy: policy, contents: contents)
+        case .failure(let error) where error == .tooManySymbolicLinkLevels:
+            throw WriteFailure.notRegular(kind: "a symbolic link on its path")
+        case .failure(let error):
+            throw WriteFailure.system(operation: "cannot open the folder", reason: systemMessage(error.rawValue))
+        }
+    }
+
+    /// The rewrite of `name` in the open `folder` (closed here), everything relative to it.
+    private static func replace(in folder: FileDescriptor, name target: [UInt8], shownAs shown: FilePath, expecting snapshot: FileSnapshot,
+                                hash: UInt64, policy: WritePolicy, contents: (inout FileWriter) throws -> Void) throws -> [String] {
+        defer { try? folder.close() }
+        // The file as it is: opened without following a link, so the status, the attributes and
+        // what is replaced are one file's.
+        let original: FileDescriptor
+        switch open(folder, target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) {
+        case .success(let opened): original = opened
+        case .failure(let error) where error == .tooManySymbolicLinkLevels: throw WriteFailure.notRegular(kind: "symbolic link")
+        case .failure(let error) where error == .noSuchFileOrDirectory: throw WriteFailure.changedSinceRead
+        case .failure(let error): throw WriteFailure.system(operation: "open", reason: systemMessage(error.rawValue))
+        }
+        defer { try? original.close() }
         let status: stat
-        switch statPath(target) {
+        switch statDescriptor(original) {
         case .success(let value): status = value
         case .failure(let error): throw WriteFailure.system(operation: "stat", reason: systemMessage(error.rawValue))
         }
@@ -132,8 +174,8 @@ public enum AtomicFile {
         // A file nobody may write is left alone, even where the process could (as root).
         if mode & 0o222 == 0 { throw WriteFailure.readOnly }
 
-        let name = directory.appending(name: Array(temporaryName().utf8))
-        let (descriptor, named) = try createTemporary(in: directory, name: name, mode: mode)
+        let name = Array(temporaryName().utf8)
+        let (descriptor, named) = try createTemporary(in: folder, name: name, mode: mode, shownIn: shown.removingLastComponent())
         var linked = named
         var open = true
         var notes: [String] = []
@@ -144,10 +186,12 @@ public enum AtomicFile {
             notes += keepOwnership(descriptor, owner: UInt32(status.st_uid), group: UInt32(status.st_gid))
             // After fchown, which clears set-user-ID and set-group-ID bits.
             guard fchmod(descriptor.rawValue, mode) == 0 else { throw WriteFailure.system(operation: "chmod", reason: systemMessage(errno)) }
-            notes += keepExtendedAttributes(of: target, on: descriptor)
+            notes += keepExtendedAttributes(of: original, on: descriptor)
             guard fsync(descriptor.rawValue) == 0 else { throw WriteFailure.system(operation: "fsync", reason: systemMessage(errno)) }
             if !named {
-                try link(descriptor, to: name)
+                guard withNameString(name, { trawl_link_descriptor_at(descriptor.rawValue, folder.rawValue, $0) }) == 0 else {
+                    throw WriteFailure.system(operation: "linkat", reason: systemMessage(errno))
+                }
                 linked = true
             }
             let written: stat
@@ -159,84 +203,100 @@ public enum AtomicFile {
             try? descriptor.close()
             // From here on the temporary name is swapIn's to remove.
             linked = false
-            try swapIn(name, written: FileSnapshot(written, size: Int(written.st_size)), over: target, snapshot: snapshot, hash: hash)
+            try swapIn(Switch(folder: folder, temporary: name, target: target, shown: shown),
+                       written: FileSnapshot(written, size: Int(written.st_size)), snapshot: snapshot, hash: hash)
         } catch {
             // Closed once only: a second close could close another thread's new descriptor.
             if open { try? descriptor.close() }
-            if linked { _ = name.withPlatformString { unlink($0) } }
+            if linked { unlink(folder, name) }
             throw error
         }
         return notes
     }
 
-    /// Puts the file at `name` in place of `target` if `target` is still the file that was read.
-    /// On success nothing is left at `name`; on failure `name` holds the new contents, removed here.
+    /// The names a switch works on, in one open folder.
+    private struct Switch {
+        let folder: FileDescriptor
+        /// The temporary file's name, holding the new contents.
+        let temporary: [UInt8]
+        /// The name of the file replaced.
+        let target: [UInt8]
+        /// The target's path, for messages and the test hook.
+        let shown: FilePath
+
+        var shownTemporary: FilePath { shown.removingLastComponent().appending(name: temporary) }
+    }
+
+    /// Puts the temporary file in place of the target if the target is still the file that was
+    /// read. On success nothing is left at the temporary name; on failure it holds the new
+    /// contents, removed here.
     ///
     /// Writers of this library take the folder's lock (`flock`) for the switch, so they never
     /// undo each other's exchanges; other programs are caught by the check of what was swapped out.
-    private static func swapIn(_ name: FilePath, written: FileSnapshot, over target: FilePath, snapshot: FileSnapshot, hash: UInt64) throws(WriteFailure) {
+    private static func swapIn(_ names: Switch, written: FileSnapshot, snapshot: FileSnapshot, hash: UInt64) throws(WriteFailure) {
+        let folder = names.folder
         let newInode = written.inode
-        let lock = FolderLock(target.removingLastComponent())
-        defer { lock.release() }
-        let exchanged = name.withPlatformString { from in target.withPlatformString { to in trawl_exchange_paths(from, to) } }
+        while flock(folder.rawValue, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(folder.rawValue, LOCK_UN) }
+        let exchanged = withNameString(names.temporary) { from in withNameString(names.target) { to in trawl_exchange_at(folder.rawValue, from, to) } }
         if exchanged != 0 {
             let code = errno
             guard code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP else {
-                _ = name.withPlatformString { unlink($0) }
+                unlink(folder, names.temporary)
                 if code == ENOENT { throw .changedSinceRead } // deleted meanwhile
                 throw .system(operation: "rename", reason: systemMessage(code))
             }
             // No exchange here: check, then rename (a window of microseconds, not of the whole run).
-            guard isFile(at: target, snapshot: snapshot, hash: hash) else {
-                _ = name.withPlatformString { unlink($0) }
+            guard isFile(names.target, in: folder, snapshot: snapshot, hash: hash) else {
+                unlink(folder, names.temporary)
                 throw .changedSinceRead
             }
-            let renamed = name.withPlatformString { from in target.withPlatformString { to in rename(from, to) } }
-            guard renamed == 0 else {
+            guard rename(in: folder, names.temporary, to: names.target) else {
                 let reason = systemMessage(errno)
-                _ = name.withPlatformString { unlink($0) }
+                unlink(folder, names.temporary)
                 throw .system(operation: "rename", reason: reason)
             }
             return
         }
-        if let hook = afterExchange.withLock({ $0 }) { hook(target, name) }
-        // `name` now holds what was at `target` an instant ago: it must be the file that was read.
-        if isFile(at: name, snapshot: snapshot, hash: hash) {
-            _ = name.withPlatformString { unlink($0) }
+        if let hook = afterExchange.withLock({ $0 }) { hook(names.shown, names.shownTemporary) }
+        // The temporary name now holds what was at the target an instant ago: it must be the
+        // file that was read.
+        if isFile(names.temporary, in: folder, snapshot: snapshot, hash: hash) {
+            unlink(folder, names.temporary)
             return
         }
         // Another program's version: put it back, if our file is still the one in place.
-        guard case .success(let current) = statPath(target, followLinks: false), UInt64(current.st_ino) == newInode else {
+        guard case .success(let current) = statAt(folder, names.target), UInt64(current.st_ino) == newInode else {
             // A third writer replaced ours meanwhile: theirs stays, and the version we displaced
             // is kept beside it (under a name no cleanup removes) rather than lost.
-            throw .concurrentChange(keptAt: keepAside(name, for: target))
+            throw .concurrentChange(keptAt: keepAside(names))
         }
-        let undone = name.withPlatformString { from in target.withPlatformString { to in trawl_exchange_paths(from, to) } }
-        guard undone == 0 else { throw .concurrentChange(keptAt: keepAside(name, for: target)) }
-        // Ours should be back at `name`, as written: a program that opened the file by its name
-        // while ours was in place may have written to ours (an appender, say), and a third writer
-        // may have put its own there; either is kept.
-        if case .success(let back) = statPath(name, followLinks: false), written.isUnchanged(back) {
-            _ = name.withPlatformString { unlink($0) }
+        let undone = withNameString(names.temporary) { from in withNameString(names.target) { to in trawl_exchange_at(folder.rawValue, from, to) } }
+        guard undone == 0 else { throw .concurrentChange(keptAt: keepAside(names)) }
+        // Ours should be back at the temporary name, as written: a program that opened the file
+        // by its name while ours was in place may have written to ours (an appender, say), and a
+        // third writer may have put its own there; either is kept.
+        if case .success(let back) = statAt(folder, names.temporary), written.isUnchanged(back) {
+            unlink(folder, names.temporary)
             throw .changedSinceRead
         }
-        throw .concurrentChange(keptAt: keepAside(name, for: target))
+        throw .concurrentChange(keptAt: keepAside(names))
     }
 
-    /// Renames the temporary file `name` to `<target>.trawl-conflict-<pid>-<n>` (which later runs
-    /// never remove) and returns the name, for a version that must not be lost.
-    private static func keepAside(_ name: FilePath, for target: FilePath) -> String {
-        let kept = FilePath(bytes: target.bytes + Array(".trawl-conflict-\(getpid())-\(counter.next())".utf8))
-        let moved = name.withPlatformString { from in kept.withPlatformString { to in rename(from, to) } }
-        return (moved == 0 ? kept : name).bytesDescription
+    /// Renames the temporary file to `<target>.trawl-conflict-<pid>-<n>` (which later runs never
+    /// remove) and returns its path, for a version that must not be lost.
+    private static func keepAside(_ names: Switch) -> String {
+        let kept = names.target + Array(".trawl-conflict-\(getpid())-\(counter.next())".utf8)
+        let moved = rename(in: names.folder, names.temporary, to: kept)
+        return names.shown.removingLastComponent().appending(name: moved ? kept : names.temporary).bytesDescription
     }
 
-    /// Whether `path` is the regular file `snapshot` describes, with content hash `hash`.
-    static func isFile(at path: FilePath, snapshot: FileSnapshot, hash: UInt64) -> Bool {
-        guard case .success(let status) = statPath(path, followLinks: false),
-              status.st_mode & S_IFMT == S_IFREG, snapshot.isUnchanged(status) else { return false }
-        guard let descriptor = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking]) else { return false }
+    /// Whether `name` in `folder` is the regular file `snapshot` describes, with content hash `hash`.
+    private static func isFile(_ name: [UInt8], in folder: FileDescriptor, snapshot: FileSnapshot, hash: UInt64) -> Bool {
+        guard case .success(let descriptor) = open(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return false }
         defer { try? descriptor.close() }
+        guard case .success(let status) = statDescriptor(descriptor), status.st_mode & S_IFMT == S_IFREG,
+              snapshot.isUnchanged(status) else { return false }
         return hashOfFile(descriptor, size: snapshot.size) == hash
     }
 
@@ -262,21 +322,35 @@ public enum AtomicFile {
         return resolved
     }
 
-    private static func createTemporary(in directory: FilePath, name: FilePath, mode: mode_t) throws(WriteFailure) -> (FileDescriptor, named: Bool) {
-        let anonymous = directory.withPlatformString { trawl_open_anonymous_file($0, UInt32(mode & 0o777)) }
+    private static func createTemporary(in folder: FileDescriptor, name: [UInt8], mode: mode_t, shownIn shown: FilePath) throws(WriteFailure) -> (FileDescriptor, named: Bool) {
+        let anonymous = trawl_open_anonymous_file_at(folder.rawValue, UInt32(mode & 0o777))
         if anonymous >= 0 { return (FileDescriptor(rawValue: anonymous), false) }
-        let descriptor = name.withPlatformString { open($0, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode & 0o777) }
-        guard descriptor >= 0 else {
-            throw .system(operation: "cannot create a temporary file in \(directory.bytesDescription)", reason: systemMessage(errno))
+        switch open(folder, name, O_CREAT | O_EXCL | O_WRONLY, mode: mode & 0o777) {
+        case .success(let descriptor): return (descriptor, true)
+        case .failure(let error):
+            throw .system(operation: "cannot create a temporary file in \(shown.bytesDescription)", reason: systemMessage(error.rawValue))
         }
-        return (FileDescriptor(rawValue: descriptor), true)
     }
 
-    private static func link(_ descriptor: FileDescriptor, to name: FilePath) throws(WriteFailure) {
-        #if os(Linux)
-        let result = name.withPlatformString { linkat(AT_FDCWD, "/proc/self/fd/\(descriptor.rawValue)", AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
-        guard result == 0 else { throw .system(operation: "linkat", reason: systemMessage(errno)) }
-        #endif
+    /// `openat` of `name` in `folder`.
+    private static func open(_ folder: FileDescriptor, _ name: [UInt8], _ flags: Int32, mode: mode_t = 0) -> Result<FileDescriptor, Errno> {
+        let opened = withNameString(name) { openat(folder.rawValue, $0, flags | O_CLOEXEC, mode) }
+        return opened >= 0 ? .success(FileDescriptor(rawValue: opened)) : .failure(Errno(rawValue: errno))
+    }
+
+    /// `fstatat` of `name` in `folder`, not following a link.
+    private static func statAt(_ folder: FileDescriptor, _ name: [UInt8]) -> Result<stat, Errno> {
+        var status = stat()
+        let result = withNameString(name) { fstatat(folder.rawValue, $0, &status, AT_SYMLINK_NOFOLLOW) }
+        return result == 0 ? .success(status) : .failure(Errno(rawValue: errno))
+    }
+
+    private static func unlink(_ folder: FileDescriptor, _ name: [UInt8]) {
+        _ = withNameString(name) { unlinkat(folder.rawValue, $0, 0) }
+    }
+
+    private static func rename(in folder: FileDescriptor, _ from: [UInt8], to: [UInt8]) -> Bool {
+        withNameString(from) { from in withNameString(to) { to in renameat(folder.rawValue, from, folder.rawValue, to) } } == 0
     }
 
     /// Gives the new file the original's owner and group where the process may; notes what it could not keep.
@@ -293,14 +367,15 @@ public enum AtomicFile {
 
     /// Gives the new file the original's extended attributes (user attributes, POSIX ACLs, a
     /// security label where the process may set it); notes each it could not keep.
-    private static func keepExtendedAttributes(of target: FilePath, on descriptor: FileDescriptor) -> [String] {
+    private static func keepExtendedAttributes(of original: FileDescriptor, on descriptor: FileDescriptor) -> [String] {
+        let source = original.rawValue
         var names = [CChar](repeating: 0, count: 1024)
         var length = -1
         while true {
-            length = target.withPlatformString { path in names.withUnsafeMutableBufferPointer { listAttributes(path, $0.baseAddress, $0.count) } }
+            length = names.withUnsafeMutableBufferPointer { listAttributes(source, $0.baseAddress, $0.count) }
             // The list grew since it was measured, or is longer than the buffer: measure again.
             guard length < 0, errno == ERANGE else { break }
-            let needed = target.withPlatformString { listAttributes($0, nil, 0) }
+            let needed = listAttributes(source, nil, 0)
             guard needed > 0 else {
                 length = needed
                 break
@@ -321,16 +396,15 @@ public enum AtomicFile {
             defer { start = end + 1 }
             guard end > start else { continue }
             let shown = String(decoding: names[start..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let failure: String? = target.withPlatformString { path in
-                names.withUnsafeBufferPointer { names in
+            let failure: String? = names.withUnsafeBufferPointer { names in
                     let name = names.baseAddress! + start
-                    var size = getAttribute(path, name, nil, 0)
+                    var size = getAttribute(source, name, nil, 0)
                     var value: [UInt8] = []
                     while size >= 0 {
                         value = [UInt8](repeating: 0, count: Swift.max(size, 1))
-                        let read = value.withUnsafeMutableBytes { getAttribute(path, name, $0.baseAddress, size) }
+                        let read = value.withUnsafeMutableBytes { getAttribute(source, name, $0.baseAddress, size) }
                         // Grown since it was measured: measure again.
-                        if read < 0, errno == ERANGE { size = getAttribute(path, name, nil, 0); continue }
+                        if read < 0, errno == ERANGE { size = getAttribute(source, name, nil, 0); continue }
                         size = read
                         break
                     }
@@ -338,7 +412,6 @@ public enum AtomicFile {
                     if size < 0 { return errno == Self.noSuchAttribute ? nil : "could not be read (\(systemMessage(errno)))" }
                     let set = value.withUnsafeBytes { setAttribute(descriptor.rawValue, name, $0.baseAddress, size) }
                     return set == 0 ? nil : "could not be kept (\(systemMessage(errno)))"
-                }
             }
             if let failure { notes.append("extended attribute \(shown) \(failure)") }
         }
@@ -346,22 +419,22 @@ public enum AtomicFile {
     }
 
     #if canImport(Darwin)
-    private static func listAttributes(_ path: UnsafePointer<CChar>, _ names: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
-        listxattr(path, names, size, XATTR_NOFOLLOW)
+    private static func listAttributes(_ file: Int32, _ names: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+        flistxattr(file, names, size, 0)
     }
-    private static func getAttribute(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
-        getxattr(path, name, value, size, 0, XATTR_NOFOLLOW)
+    private static func getAttribute(_ file: Int32, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+        fgetxattr(file, name, value, size, 0, 0)
     }
     private static func setAttribute(_ descriptor: Int32, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
         fsetxattr(descriptor, name, value, size, 0, 0)
     }
     private static let noSuchAttribute = ENOATTR
     #else
-    private static func listAttributes(_ path: UnsafePointer<CChar>, _ names: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
-        llistxattr(path, names, size)
+    private static func listAttributes(_ file: Int32, _ names: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int {
+        flistxattr(file, names, size)
     }
-    private static func getAttribute(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
-        lgetxattr(path, name, value, size)
+    private static func getAttribute(_ file: Int32, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
+        fgetxattr(file, name, value, size)
     }
     private static func setAttribute(_ descriptor: Int32, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
         fsetxattr(descriptor, name, value, size, 0)
@@ -381,24 +454,6 @@ public enum AtomicFile {
         guard let dash = middle.firstIndex(of: UInt8(ascii: "-")), let pid = Int32(String(decoding: middle[..<dash], as: UTF8.self)),
               pid > 0 else { return false }
         return kill(pid, 0) != 0 && errno == ESRCH
-    }
-}
-
-/// An exclusive `flock` on a folder, held by this library's writers while they switch files in it.
-/// Without read access to the folder there is no lock, and the checks alone protect the switch.
-struct FolderLock {
-    private let descriptor: Int32
-
-    init(_ folder: FilePath) {
-        let opened = folder.withPlatformString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        descriptor = opened
-        if opened >= 0 {
-            while flock(opened, LOCK_EX) != 0 && errno == EINTR {}
-        }
-    }
-
-    func release() {
-        if descriptor >= 0 { close(descriptor) } // closing releases the lock
     }
 }
 

@@ -84,21 +84,27 @@ extension FileContent {
     /// copying from the page cache, which costs ~1 ms per MB on the machines measured.
     public static let mapThreshold = 1 << 20
 
-    /// Reads the file at `path`.
+    /// Reads the file at `path` (links followed).
     public static func read(path: FilePath, for purpose: Purpose) -> Result<FileContent, FileSkip> {
+        read(WalkedFile(path: path, isExplicit: true), for: purpose)
+    }
+
+    /// Reads a walked file: from its anchor without following links when it has one (a name
+    /// swapped for a link since the walk is refused, not followed), else by its path.
+    public static func read(_ file: WalkedFile, for purpose: Purpose) -> Result<FileContent, FileSkip> {
         // Non-blocking, so that a FIFO put in place of a walked file cannot hang the open; a
         // stream the user named is opened as any reader would, waiting for its writer.
         let descriptor: FileDescriptor
-        var options: FileDescriptor.OpenOptions = [.closeOnExec, .nonBlocking]
-        if purpose.allowsStreams { options = [.closeOnExec] }
-        do {
-            descriptor = try FileDescriptor.open(path, .readOnly, options: options)
-        } catch {
+        switch file.open(flags: O_RDONLY | (purpose.allowsStreams ? 0 : O_NONBLOCK)) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error):
+            if file.anchor != nil && error == .tooManySymbolicLinkLevels { return .failure(.notRegular(kind: "symbolic link")) }
             // A socket cannot be opened at all: say what it is rather than "no such device".
-            if case .success(let status) = statPath(path), status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+            if case .success(let status) = statPath(file.path, followLinks: file.anchor == nil),
+               status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
                 return .failure(.notRegular(kind: fileKind(status.st_mode)))
             }
-            return .failure(.unreadable(systemMessage((error as? Errno)?.rawValue ?? EIO)))
+            return .failure(.unreadable(systemMessage(error.rawValue)))
         }
         defer { try? descriptor.close() }
         let status: stat

@@ -46,13 +46,19 @@ public struct FileReplacement: Sendable {
         public let outcome: Outcome
     }
 
-    /// Replaces the matches in the file at `path`.
+    /// Replaces the matches in the file at `path` (links followed).
     public func apply(to path: FilePath) -> Outcome {
-        switch FileContent.read(path: path, for: .rewrite) {
+        apply(to: WalkedFile(path: path, isExplicit: true))
+    }
+
+    /// Replaces the matches in a walked file (read and written from its anchor without following
+    /// links, when it has one).
+    public func apply(to file: WalkedFile) -> Outcome {
+        switch FileContent.read(file, for: .rewrite) {
         case .failure(let skip): return .skipped(skip)
         case .success(let content):
             do {
-                let (count, notes) = try apply(to: content, at: path)
+                let (count, notes) = try apply(to: content, at: file)
                 return count == 0 ? .unchanged : .replaced(count: count, notes: notes)
             } catch let error as WriteFailure {
                 return .failed(error)
@@ -69,6 +75,12 @@ public struct FileReplacement: Sendable {
     /// matcher to the new file: memory does not grow with their number.
     /// - Throws: ``MatchError`` or ``WriteFailure``; the file is then as it was.
     public func apply(to content: FileContent, at path: FilePath) throws -> (count: Int, notes: [String]) {
+        try apply(to: content, at: WalkedFile(path: path, isExplicit: true))
+    }
+
+    /// Replaces the matches in `content`, read from the walked `file` for rewriting, as
+    /// ``apply(to:at:)-(_,FilePath)`` does, writing it from its anchor when it has one.
+    public func apply(to content: FileContent, at file: WalkedFile) throws -> (count: Int, notes: [String]) {
         guard let hash = content.hash else {
             throw WriteFailure.system(operation: "replace", reason: "the content was not read for rewriting")
         }
@@ -76,7 +88,7 @@ public struct FileReplacement: Sendable {
         guard try matcher.firstMatch(in: content.text) != nil else { return (0, []) }
         var count = 0
         let notes = try content.text.withBytes { bytes in
-            try AtomicFile.replace(path: path, expecting: content.snapshot, hash: hash, policy: policy) { writer in
+            try AtomicFile.replace(file, expecting: content.snapshot, hash: hash, policy: policy) { writer in
                 try writer.write(content.byteOrderMark)
                 count = try ReplacementPlan.writeReplacing(matching: matcher, in: content.text, bytes: bytes, template: template) { piece in
                     try writer.write(piece)
@@ -92,7 +104,7 @@ public struct FileReplacement: Sendable {
     public func apply(to roots: [FilePath], walk options: WalkOptions, sink: (Result) -> Void) -> Walker.Result {
         var options = options
         options.excludes = FileReplacement.temporaryFileFilter(removingLeftovers: true, then: options.excludes)
-        return Walker(options: options).walk(roots) { file in sink(Result(path: file.path, outcome: apply(to: file.path))) }
+        return Walker(options: options).walk(roots) { file in sink(Result(path: file.path, outcome: apply(to: file))) }
     }
 
     /// The results of ``apply(to:walk:sink:)`` as an asynchronous sequence, produced on a task of

@@ -41,13 +41,38 @@ public struct WalkedFile: Sendable, Hashable {
     public let path: FilePath
     /// Whether the user named the file directly (explicit files are searched even if ignored).
     public let isExplicit: Bool
+    /// The folder the walk started from, when the part of ``path`` below it must be opened
+    /// without following links (a walk that follows none); `nil` for a path opened as it is.
+    public let anchor: FolderAnchor?
 
-    /// A file to search; `isExplicit` when the user named it.
-    public init(path: FilePath, isExplicit: Bool) {
+    /// A file to search; `isExplicit` when the user named it. With `anchor`, `path` is below it
+    /// and opened from it without following links.
+    public init(path: FilePath, isExplicit: Bool, anchor: FolderAnchor? = nil) {
         self.path = path
         self.isExplicit = isExplicit
+        self.anchor = anchor.flatMap { $0.relative(path) == nil ? nil : $0 }
+    }
+
+    public static func == (first: WalkedFile, second: WalkedFile) -> Bool {
+        first.path == second.path && first.isExplicit == second.isExplicit && first.anchor === second.anchor
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(isExplicit)
+    }
+
+    /// Opens the file: from its anchor without following links when it has one (`ELOOP` when a
+    /// link is on the way), else by its path.
+    public func open(flags: Int32) -> Result<FileDescriptor, Errno> {
+        if let anchor, let relative = anchor.relative(path) { return anchor.open(relative, flags: flags) }
+        let opened = openPath(path, flags | O_CLOEXEC)
+        return opened >= 0 ? .success(FileDescriptor(rawValue: opened)) : .failure(Errno(rawValue: errno))
     }
 }
+
+/// `open` of a path (the C call: inside ``WalkedFile`` the name means its own method).
+func openPath(_ path: FilePath, _ flags: Int32) -> Int32 { path.withPlatformString { open($0, flags) } }
 
 /// Walks directory trees in a deterministic order (entries sorted bytewise, depth first), applying
 /// ignore files, hidden-file rules, `-g` globs and size limits — the stage a persisted index can
@@ -123,8 +148,11 @@ public struct Walker: Sendable {
                     loadAncestorIgnoreFiles(of: root, repository: repository, into: &stack)
                     loadIgnoreFiles(in: root, base: [], inRepository: inRepository, into: &stack)
                 }
+                // Without links followed, what the walk found below the root is opened from it with
+                // none followed either: a name swapped for a link meanwhile is refused.
+                let anchor = options.followLinks ? nil : FolderAnchor(root)
                 walkDirectory(root, relative: [], status: status, ignores: stack, inRepository: inRepository, ancestors: &ancestors,
-                              visit: visit, visitDirectory: visitDirectory, errors: &errors)
+                              anchor: anchor, visit: visit, visitDirectory: visitDirectory, errors: &errors)
             } else {
                 if let limit = options.maxFileSize, Int(status.st_size) > limit { continue }
                 visit(WalkedFile(path: root, isExplicit: true))
@@ -223,7 +251,7 @@ public struct Walker: Sendable {
     }
 
     private func walkDirectory(_ directory: FilePath, relative: [UInt8], status: stat, ignores: [IgnoreFile], inRepository: Bool,
-                               ancestors: inout Set<[UInt64]>, visit: (WalkedFile) -> Void,
+                               ancestors: inout Set<[UInt64]>, anchor: FolderAnchor?, visit: (WalkedFile) -> Void,
                                visitDirectory: ((FilePath, [UInt8], stat, [DirectoryEntry]) -> Void)?, errors: inout [String]) {
         let entries: [DirectoryEntry]
         switch directory.directoryEntries() {
@@ -265,7 +293,15 @@ public struct Walker: Sendable {
             }
             if kind == UInt8(DT_DIR) {
                 if isSkipped(childRelative, name: name, isDirectory: true, ignores: ignores) { continue }
-                guard case .success(let status) = statPath(path) else { continue }
+                let status: stat
+                switch statPath(path) {
+                case .success(let found): status = found
+                case .failure(let error):
+                    // A path too long for the system (ENAMETOOLONG), or gone meanwhile: said, not
+                    // skipped in silence.
+                    errors.append("\(path.bytesDescription): \(systemMessage(error.rawValue))")
+                    continue
+                }
                 let identity = [UInt64(status.st_dev), UInt64(status.st_ino)]
                 if ancestors.contains(identity) {
                     // A symlink back to an enclosing folder.
@@ -280,11 +316,11 @@ public struct Walker: Sendable {
                     loadIgnoreFiles(in: path, base: childRelative + [0x2F], inRepository: childInRepository, into: &childIgnores)
                 }
                 walkDirectory(path, relative: childRelative, status: status, ignores: childIgnores, inRepository: childInRepository,
-                              ancestors: &ancestors, visit: visit, visitDirectory: visitDirectory, errors: &errors)
+                              ancestors: &ancestors, anchor: anchor, visit: visit, visitDirectory: visitDirectory, errors: &errors)
             } else if kind == UInt8(DT_REG) {
                 if isSkipped(childRelative, name: name, isDirectory: false, ignores: ignores) { continue }
                 if let limit = options.maxFileSize, case .success(let status) = statPath(path), Int(status.st_size) > limit { continue }
-                visit(WalkedFile(path: path, isExplicit: false))
+                visit(WalkedFile(path: path, isExplicit: false, anchor: anchor))
             }
         }
     }

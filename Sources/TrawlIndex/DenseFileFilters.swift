@@ -75,7 +75,8 @@ struct DenseFileFilters {
         let path = root.appending(relative: file.path)
         // Learned only from the file the listing records: unchanged before and after the read.
         guard file.signature.matches(FileSignature.of(path)),
-              case .success(let content) = FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)) else { return nil }
+              case .success(let content) = FileContent.read(WalkedFile(path: path, isExplicit: false, anchor: FolderAnchor(root)),
+                                                            for: .search(allowsMapping: true, allowsStreams: false)) else { return nil }
         let filter = content.text.withBytes { bytes in
             TreeIndexer.trigramKeys(in: bytes).count >= DenseFileFilters.denseTrigrams ? FourGramFilter(bytes) : nil
         }

@@ -11,8 +11,9 @@ import TrawlMatch
 public struct NarrowedFile: Sendable {
     private enum Source: Sendable {
         case walked(WalkedFile)
-        /// From a listing: the root's path with a trailing `/`, and the path below it.
-        case listed(prefix: [UInt8], relative: [UInt8])
+        /// From a listing: the root's path with a trailing `/`, and the path below it, opened from
+        /// the root (`anchor`) without following links.
+        case listed(anchor: FolderAnchor?, prefix: [UInt8], relative: [UInt8])
     }
 
     private let source: Source
@@ -36,8 +37,8 @@ public struct NarrowedFile: Sendable {
     }
 
     /// A listed file to hand over (those the index rules out and are unchanged are not).
-    init(prefix: [UInt8], relative: [UInt8], recordedSkip: FileSkip?) {
-        source = .listed(prefix: prefix, relative: relative)
+    init(anchor: FolderAnchor?, prefix: [UInt8], relative: [UInt8], recordedSkip: FileSkip?) {
+        source = .listed(anchor: anchor, prefix: prefix, relative: relative)
         ruledOutUnless = nil
         self.recordedSkip = recordedSkip
     }
@@ -46,7 +47,7 @@ public struct NarrowedFile: Sendable {
     public var file: WalkedFile {
         switch source {
         case .walked(let file): file
-        case .listed(let prefix, let relative): WalkedFile(path: FilePath(bytes: prefix + relative), isExplicit: false)
+        case .listed(let anchor, let prefix, let relative): WalkedFile(path: FilePath(bytes: prefix + relative), isExplicit: false, anchor: anchor)
         }
     }
 
@@ -170,9 +171,9 @@ public struct TreeIndexNarrowing: Sendable {
     /// `walker`.
     public func files(_ roots: [FilePath], walker: Walker, visit: (NarrowedFile) -> Void) -> Handover {
         if let served {
-            let prefix = TreeIndexer.prefix(of: served.root)
+            let prefix = TreeIndexer.prefix(of: served.root), anchor = FolderAnchor(served.root)
             for (path, skip) in zip(served.selection.paths, served.selection.recordedSkips) {
-                visit(NarrowedFile(prefix: prefix, relative: path, recordedSkip: skip))
+                visit(NarrowedFile(anchor: anchor, prefix: prefix, relative: path, recordedSkip: skip))
             }
             return Handover(filesRuledOut: served.selection.filesRuledOut, bytesRuledOut: served.selection.bytesRuledOut)
         }
@@ -198,8 +199,10 @@ public struct TreeIndexNarrowing: Sendable {
                       excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?, visit: (NarrowedFile) -> Void) -> Handover {
         let selection = TreeIndexNarrowing.select(files, root: root, candidates: candidates, watched: watched, skipsBinaryFiles: skipsBinaryFiles,
                                                   excludes: excludes)
-        let prefix = TreeIndexer.prefix(of: root)
-        for (position, skip) in selection.files { visit(NarrowedFile(prefix: prefix, relative: files[position].path, recordedSkip: skip)) }
+        let prefix = TreeIndexer.prefix(of: root), anchor = FolderAnchor(root)
+        for (position, skip) in selection.files {
+            visit(NarrowedFile(anchor: anchor, prefix: prefix, relative: files[position].path, recordedSkip: skip))
+        }
         return Handover(filesRuledOut: selection.filesRuledOut, bytesRuledOut: selection.bytesRuledOut)
     }
 

@@ -122,6 +122,8 @@ public struct TreeIndexer: Sendable {
         var builder = SegmentBuilder()
         var complete = true
         let prefix = TreeIndexer.prefix(of: root)
+        // Files are read from the root without following links, as a search reads them.
+        let anchor = FolderAnchor(root)
         let found = processInOrder(produce: produce, work: { item -> Outcome in
             let relative: [UInt8], previous: TreeListing.File?
             switch item {
@@ -136,7 +138,7 @@ public struct TreeIndexer: Sendable {
             // search would skip it (binary, not UTF-8): while it is unchanged, a search skips it
             // unread. Other files (unreadable, changed while read) are searched again.
             let content: FileContent
-            switch FileContent.read(path: path, for: .search(allowsMapping: true, allowsStreams: false)) {
+            switch FileContent.read(WalkedFile(path: path, isExplicit: false, anchor: anchor), for: .search(allowsMapping: true, allowsStreams: false)) {
             case .success(let read) where !read.changedWhileMapped:
                 content = read
             case .failure(let skip) where skip.isRecordedInListing:

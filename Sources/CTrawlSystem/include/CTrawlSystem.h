@@ -15,14 +15,31 @@
 extern "C" {
 #endif
 
-/// Opens an anonymous file in `directory` for writing (Linux `O_TMPFILE`), or returns -1 (with
-/// errno set) where that is unsupported.
-int trawl_open_anonymous_file(const char *directory, unsigned int mode);
+/// Opens an anonymous file in the folder open at `folder` for writing (Linux `O_TMPFILE`), or
+/// returns -1 (with errno set) where that is unsupported.
+int trawl_open_anonymous_file_at(int folder, unsigned int mode);
 
-/// Swaps two paths in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`, macOS
-/// `renamex_np(RENAME_SWAP)`). Returns 0, or -1 with errno set (EINVAL, ENOSYS or ENOTSUP where the
-/// file system or kernel cannot).
-int trawl_exchange_paths(const char *first, const char *second);
+/// Opens the folder at `path` (links followed) to resolve paths below it: for reading, or where
+/// it cannot be read but can be entered, as a path only (Linux `O_PATH`). Returns the descriptor,
+/// or -1 with errno set.
+int trawl_open_folder(const char *path);
+
+/// Opens `relative` below the folder open at `folder` without following any symbolic link on the
+/// way, the last component included, and without leaving the folder (Linux `openat2` with
+/// `RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH`, or one component at a time with `O_NOFOLLOW` where the
+/// kernel has no `openat2`; `O_NOFOLLOW_ANY` on Apple platforms). `relative` must not start with
+/// `/`. Returns the descriptor, or -1 with errno set (ELOOP: a link on the way; EXDEV: a path
+/// leaving the folder).
+int trawl_open_beneath(int folder, const char *relative, int flags, unsigned int mode);
+
+/// Swaps `first` and `second`, both in the folder open at `folder`, in one atomic step (Linux
+/// `renameat2(RENAME_EXCHANGE)`, macOS `renameatx_np(RENAME_SWAP)`). Returns 0, or -1 with errno set
+/// (EINVAL, ENOSYS or ENOTSUP where the file system or kernel cannot).
+int trawl_exchange_at(int folder, const char *first, const char *second);
+
+/// Links the open file `descriptor` (an anonymous file) as `name` in the folder open at `folder`.
+/// Returns 0, or -1 with errno set.
+int trawl_link_descriptor_at(int descriptor, int folder, const char *name);
 
 /// Registers a read-only file mapping so that a SIGBUS inside it (the file shrank under it) does
 /// not kill the process: the pages from the fault to the end of the mapping are replaced with zero
