@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// A tree trawl did not make, or one another process changes during a run: nothing outside the
+/// tree is ever written, nothing hangs, and what cannot be searched is said.
+@Suite struct UntrustedTreeTests {
+    /// A renamer flips `tree/r.txt` between a regular file and a link to a file outside the tree
+    /// while `replace --write` runs, over and over: the outside file never changes.
+    @Test func aLinkSwappedInDuringReplaceNeverRedirectsTheWrite() throws {
+        let top = try temporaryFolder("link-race")
+        let tree = top.appendingPathComponent("tree")
+        try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+        let outside = top.appendingPathComponent("outside.txt")
+        try Data("needle outside\n".utf8).write(to: outside)
+        let file = tree.appendingPathComponent("r.txt"), regular = top.appendingPathComponent("regular.txt"), link = top.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+
+        let stop = StopFlag()
+        let renamer = Thread {
+            // Bounded: it stops when told, or after a million flips at most.
+            var flips = 0
+            while !stop.isSet && flips < 1_000_000 {
+                try? Data("needle inside\n".utf8).write(to: regular)
+                _ = rename(regular.path, file.path)
+                _ = symlink(outside.path, link.path)
+                _ = rename(link.path, file.path)
+                flips += 1
+            }
+        }
+        renamer.start()
+        defer { stop.set() }
+        for _ in 0..<40 {
+            _ = try trawl(["replace", "--write", "--no-index", "needle", "pin", "tree"], in: top, limit: 30)
+            #expect(try String(contentsOf: outside, encoding: .utf8) == "needle outside\n")
+        }
+        stop.set()
+    }
+
+    /// Folders below a path longer than the system's limit: each is reported, never skipped in silence.
+    @Test func pathsTooLongForTheSystemAreReported() throws {
+        let top = try temporaryFolder("long-paths")
+        try Data("needle\n".utf8).write(to: top.appendingPathComponent("short.txt"))
+        // 21 folders of 200-letter names, made one below the other through descriptors.
+        let name = String(repeating: "d", count: 200)
+        var folder = open(top.path, O_RDONLY | O_DIRECTORY)
+        try #require(folder >= 0)
+        for _ in 0..<21 {
+            try #require(mkdirat(folder, name, 0o755) == 0)
+            let next = openat(folder, name, O_RDONLY | O_DIRECTORY)
+            close(folder)
+            folder = next
+            try #require(folder >= 0)
+        }
+        let deep = openat(folder, "deep.txt", O_CREAT | O_WRONLY, 0o644)
+        _ = write(deep, "needle\n", 7)
+        close(deep)
+        close(folder)
+
+        let run = try trawl(["find", "-l", "--no-index", "needle", "."], in: top)
+        #expect(run.stdout.contains("short.txt"))
+        #expect(run.stderr.contains("File name too long"), "\(run.stderr)")
+        #expect(run.status == 2)
+    }
+}
+
+/// A flag one thread sets and another polls.
+final class StopFlag: @unchecked Sendable { // guarded by `lock`
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
