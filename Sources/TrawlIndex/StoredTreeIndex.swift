@@ -18,20 +18,20 @@ public struct StoredTreeIndex: Sendable {
     /// Opens the index whose manifest is `manifest`; `segment` gives a reader of each segment file
     /// it names. Without `readingTables` only the segments' headers are read and checked; a
     /// segment's table is then read (and checked) by each query or merge that needs it.
-    public init(manifest bytes: [UInt8], readingTables: Bool = true,
+    public init(manifest bytes: [UInt8], key: IndexKey, readingTables: Bool = true,
                 segment: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> ReadBytes) throws(TreeIndexFormat.Error) {
-        try self.init(manifest: bytes, readingTables: readingTables, segmentFile: { reference throws(TreeIndexFormat.Error) in (try segment(reference), nil) })
+        try self.init(manifest: bytes, key: key, readingTables: readingTables, segmentFile: { reference throws(TreeIndexFormat.Error) in (try segment(reference), nil) })
     }
 
     /// Opens it as above, with segments that can also be mapped (`segmentFile` gives a reader
     /// and a mapper of each).
-    init(manifest bytes: [UInt8], readingTables: Bool,
+    init(manifest bytes: [UInt8], key: IndexKey, readingTables: Bool,
          segmentFile: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> (read: ReadBytes, map: MapBytes?)) throws(TreeIndexFormat.Error) {
-        let manifest = try TreeIndexFormat.decodeManifest(bytes)
+        let manifest = try TreeIndexFormat.decodeManifest(bytes, key: key)
         var segments: [StoredSegment] = []
         for reference in manifest.segments {
             let file = try segmentFile(reference)
-            let opened = try StoredSegment(reference, numberLimit: manifest.nextNumber, read: file.read, map: file.map)
+            let opened = try StoredSegment(reference, numberLimit: reference.numberLimit, read: file.read, map: file.map)
             segments.append(readingTables ? try opened.withTable() : opened)
         }
         self.manifest = manifest
@@ -91,7 +91,8 @@ struct StoredSegment: Sendable {
         let count = try Format.checkHeader(header, magic: Format.segmentMagic, total: reference.size)
         guard Format.readUInt(header, Format.headerLength - 8, 8) == reference.headerChecksum else { throw .corrupt("segment does not belong to this index") }
         let postingsLength = Int(clamping: Format.readUInt(header, 20, 8))
-        guard count <= reference.size / Format.tableEntryLength else { throw .corrupt("bad layout") }
+        // No more trigrams than three bytes make (a header may claim billions).
+        guard count <= reference.size / Format.tableEntryLength, count <= 1 << 24 else { throw .corrupt("bad layout") }
         let postingsOffset = Format.headerLength + count * Format.tableEntryLength + 8
         guard postingsOffset <= reference.size, postingsLength == reference.size - postingsOffset else { throw .corrupt("segment length") }
         self.count = count

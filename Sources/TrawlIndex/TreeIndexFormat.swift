@@ -1,19 +1,21 @@
 import Dispatch
 import TrawlFiles
 
-/// The stored form of a tree's index (version 5): a manifest (`.trawl/index`) holding the listing
+/// The stored form of a tree's index (version 6): a manifest (`.trawl/index`) holding the listing
 /// of the tree and naming its segments, and immutable segment files (`.trawl/postings-…`) holding
 /// posting lists. A refresh writes a small segment for the files that changed and a new manifest
 /// (renamed over the old one), so its cost follows the change, not the tree. Integers are
 /// little-endian; "varint" is LEB128; "zigzag" maps signed to unsigned varints.
 ///
 /// ```
-/// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 5, u64 body length, u64 body checksum,
-///                             u64 checksum of the 28 bytes before it
+/// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 6, u64 body length, u64 body
+///                             authenticator (SipHash-2-4 under the user's IndexKey), u64
+///                             checksum of the 28 bytes before it
 /// manifest body               varint next file number; path of the root (absolute, resolved);
 ///                             u8 1 when the walk listed everything (no errors), else 0;
 ///                             varint segment count, per segment: varint name length, name,
-///                               varint size, u64 checksum of its header;
+///                               varint size, u64 checksum of its header, varint number limit
+///                               (its postings are all below it: the next file number then);
 ///                             varint folder count, per folder: path, signature, u64 entries hash;
 ///                             varint watched count, per path: path, u8 state (0 absent,
 ///                               2 present with a signature that follows; 4 absent, 5 present
@@ -29,18 +31,22 @@ import TrawlFiles
 ///                             length of the rest, the rest
 ///   signature                 varint size, zigzag modified, zigzag changed (ns), varint inode,
 ///                             varint mode
-/// segment header (36 bytes)   "TRAWLSG\0", u32 version = 5, u64 trigram count, u64 postings
+/// segment header (36 bytes)   "TRAWLSG\0", u32 version = 6, u64 trigram count, u64 postings
 ///                             length, u64 checksum of the 28 bytes before it
 /// trigram table               per trigram, ascending: 3 key bytes, u32 list offset (from the
 ///                             postings' start), u32 list length, u64 list checksum; u64 checksum
 /// postings                    per list: varint count, then the file numbers as gaps
 /// ```
 ///
-/// Every byte a reader uses is under a checksum (FNV-1a over 8-byte words), and the manifest
-/// records each segment's size and header checksum, so a truncated, corrupt, foreign or
-/// mismatched file is refused with ``TreeIndexFormat/Error`` rather than trusted.
+/// Every byte a reader uses is under a checksum (FNV-1a over 8-byte words) or the manifest's
+/// authenticator, and the manifest records each segment's size, header checksum and number
+/// limit, so a truncated, corrupt, foreign or mismatched file is refused with
+/// ``TreeIndexFormat/Error`` rather than trusted. A manifest is trusted only under the key of the
+/// user who built it (a tree may come with a `.trawl/` made elsewhere), and only as a listing a
+/// walk could have made: relative paths without `.` or `..`, each file in a listed folder, each
+/// folder in its listed parent, the root first.
 public enum TreeIndexFormat {
-    public static let version: UInt32 = 5
+    public static let version: UInt32 = 6
     static let manifestMagic = Array("TRAWLIX\0".utf8)
     static let segmentMagic = Array("TRAWLSG\0".utf8)
     static let headerLength = 36
@@ -51,12 +57,22 @@ public enum TreeIndexFormat {
         case notAnIndex
         case unsupportedVersion(UInt32)
         case corrupt(String)
+        /// The manifest's authenticator does not match under this user's key: the index was
+        /// built by someone else (it came with the tree), or damaged.
+        case notMadeHere
+        /// This user has no key to check an index with (``IndexKey``): why.
+        case noKey(String)
+        /// What is stored is not what Trawl makes there (a link, a FIFO), or cannot be read: why.
+        case unusable(String)
 
         public var description: String {
             switch self {
             case .notAnIndex: "not a Trawl index"
             case .unsupportedVersion(let version): "index format version \(version), this Trawl reads \(TreeIndexFormat.version)"
             case .corrupt(let why): "corrupt index (\(why))"
+            case .notMadeHere: "an index this user did not build (it came with the tree, or it is damaged); not trusted"
+            case .noKey(let why): "no key to check indexes with (\(why))"
+            case .unusable(let why): why
             }
         }
     }
@@ -64,7 +80,7 @@ public enum TreeIndexFormat {
     // MARK: Manifest
 
     /// The bytes of a manifest.
-    public static func encode(_ manifest: TreeManifest) -> [UInt8] {
+    public static func encode(_ manifest: TreeManifest, key: IndexKey) -> [UInt8] {
         let listing = manifest.listing
         let head = ByteWriter.bytes(capacity: 64 + listing.root.count + manifest.segments.reduce(0) { $0 + $1.name.utf8.count + 40 }
                                     + listing.directories.reduce(0) { $0 + $1.path.count + pathAndSignatureBound + 8 }
@@ -80,6 +96,7 @@ public enum TreeIndexFormat {
                 out.bytes(name[...])
                 out.varint(UInt64(segment.size))
                 out.uint(segment.headerChecksum, 8)
+                out.varint(UInt64(segment.numberLimit))
             }
             var previous: [UInt8] = []
             out.varint(UInt64(listing.directories.count))
@@ -129,13 +146,13 @@ public enum TreeIndexFormat {
             out.bytes(manifestMagic[...])
             out.uint(UInt64(version), 4)
             out.uint(UInt64(bodyCount), 8)
-            out.uint(0, 8) // the body's checksum, once the body is written
+            out.uint(0, 8) // the body's authenticator, once the body is written
             out.uint(0, 8)
             out.bytes(head[...])
             out.bytes(partTable[...])
             for part in encoded { out.bytes(part[...]) }
         }
-        store(checksum(bytes[headerLength...]), at: 20, in: &bytes)
+        store(SipHash.hash(bytes[headerLength...], key: key), at: 20, in: &bytes)
         store(checksum(bytes[0..<28]), at: 28, in: &bytes)
         return bytes
     }
@@ -166,15 +183,16 @@ public enum TreeIndexFormat {
         out.varint(UInt64(signature.mode))
     }
 
-    /// What tells one stored state of an index from another: the body checksum of its manifest's
-    /// `bytes` (as encoded; checked when decoded).
+    /// What tells one stored state of an index from another: the body authenticator of its
+    /// manifest's `bytes` (as encoded; checked when decoded).
     public static func identity(ofManifest bytes: [UInt8]) -> UInt64 { readUInt(bytes, 20, 8) }
 
-    /// The manifest in `bytes`, checked.
-    public static func decodeManifest(_ bytes: [UInt8]) throws(Error) -> TreeManifest {
+    /// The manifest in `bytes`, checked: authenticated under `key`, and a listing a walk could
+    /// have made.
+    public static func decodeManifest(_ bytes: [UInt8], key: IndexKey) throws(Error) -> TreeManifest {
         let bodyLength = try checkHeader(bytes, magic: manifestMagic, total: bytes.count)
         guard bodyLength == bytes.count - headerLength else { throw .corrupt("manifest length") }
-        guard readUInt(bytes, 20, 8) == checksum(bytes[headerLength...]) else { throw .corrupt("manifest checksum") }
+        guard readUInt(bytes, 20, 8) == SipHash.hash(bytes[headerLength...], key: key) else { throw .notMadeHere }
         var reader = Reader(bytes: bytes, position: headerLength, end: bytes.count)
         guard let nextNumber = UInt32(exactly: try reader.varint()) else { throw .corrupt("bad file number") }
         var none: [UInt8] = []
@@ -188,22 +206,29 @@ public enum TreeIndexFormat {
             guard TreeManifest.isSegmentName(name) else { throw .corrupt("bad segment name") }
             let size = Int(clamping: try reader.varint())
             let header = try reader.uint64()
-            segments.append(TreeManifest.Segment(name: name, size: size, headerChecksum: header))
+            guard let limit = UInt32(exactly: try reader.varint()), limit <= nextNumber else { throw .corrupt("bad number limit") }
+            segments.append(TreeManifest.Segment(name: name, size: size, headerChecksum: header, numberLimit: limit))
         }
         guard !segments.isEmpty else { throw .corrupt("no segment") }
         var listing = TreeListing(root: root, isComplete: complete == 1)
         var previous: [UInt8] = []
         let directoryCount = try reader.count()
         listing.directories.reserveCapacity(directoryCount)
-        for _ in 0..<directoryCount {
+        var folders = Set<[UInt8]>(minimumCapacity: directoryCount)
+        for position in 0..<directoryCount {
             let path = try reader.path(after: &previous)
+            // The root first, then each folder after its parent: what a walk lists.
+            guard position == 0 ? path.isEmpty : isRelativePath(path) && folders.contains(parent(of: path)) else { throw .corrupt("bad folder path") }
+            folders.insert(path)
             let signature = try reader.signature()
             let hash = try reader.uint64()
             listing.directories.append(TreeListing.Directory(path: path, signature: signature, entriesHash: hash))
         }
+        guard !folders.isEmpty else { throw .corrupt("no folder") }
         previous = []
         for _ in 0..<(try reader.count()) {
             let path = try reader.path(after: &previous)
+            guard isWatchedPath(path, in: folders) else { throw .corrupt("bad watched path") }
             switch try reader.byte() {
             case 0: listing.watched.append(TreeListing.Watched(path: path, signature: nil, presenceOnly: false))
             case 2: listing.watched.append(TreeListing.Watched(path: path, signature: try reader.signature(), presenceOnly: false))
@@ -214,6 +239,10 @@ public enum TreeIndexFormat {
         }
         let fileCount = try reader.count(), partCount = try reader.count()
         guard partCount >= 1 else { throw .corrupt("no file part") }
+        // Numbers of files gone are reused only after a rebuild, which a refresh makes once they
+        // outnumber half the live ones (256 at least): more is no index Trawl made, and would
+        // size what a refresh allocates per number.
+        guard Int(nextNumber) <= 2 * fileCount + 512 else { throw .corrupt("bad file number") }
         var parts: [(files: Int, bytes: Range<Int>)] = []
         for _ in 0..<partCount {
             let files = try reader.count(), length = try reader.count()
@@ -226,10 +255,10 @@ public enum TreeIndexFormat {
         }
         guard start == reader.end, parts.reduce(0, { $0 + $1.files }) == fileCount else { throw .corrupt("manifest length") }
         let decoded = SlotArray<Result<[TreeListing.File], Error>>(count: parts.count)
-        let partList = parts
+        let partList = parts, listedFolders = folders
         DispatchQueue.concurrentPerform(iterations: partList.count) { part in
             decoded.set(part, Result { () throws(Error) in
-                try decodeFiles(partList[part].files, in: bytes, at: partList[part].bytes, below: nextNumber)
+                try decodeFiles(partList[part].files, in: bytes, at: partList[part].bytes, below: nextNumber, folders: listedFolders)
             })
         }
         listing.files.reserveCapacity(fileCount)
@@ -256,13 +285,15 @@ public enum TreeIndexFormat {
     private static let firstNumberState: UInt64 = 5
 
     /// `count` files from the bytes at `range` (a part of a manifest's listing).
-    private static func decodeFiles(_ count: Int, in bytes: [UInt8], at range: Range<Int>, below nextNumber: UInt32) throws(Error) -> [TreeListing.File] {
+    private static func decodeFiles(_ count: Int, in bytes: [UInt8], at range: Range<Int>, below nextNumber: UInt32,
+                                    folders: Set<[UInt8]>) throws(Error) -> [TreeListing.File] {
         var reader = Reader(bytes: bytes, position: range.lowerBound, end: range.upperBound)
         var previous: [UInt8] = []
         var files: [TreeListing.File] = []
         files.reserveCapacity(count)
         for _ in 0..<count {
             let path = try reader.path(after: &previous)
+            guard isRelativePath(path), folders.contains(parent(of: path)) else { throw .corrupt("bad file path") }
             let state = try reader.varint()
             guard state < UInt64(nextNumber) + firstNumberState else { throw .corrupt("bad file number") }
             let skip: FileSkip?
@@ -278,6 +309,45 @@ public enum TreeIndexFormat {
         }
         guard reader.position == reader.end else { throw .corrupt("manifest length") }
         return files
+    }
+
+    /// Whether `path` is a path below the root as a walk lists it: `/`-separated names, none
+    /// empty, `.` or `..`, no NUL.
+    static func isRelativePath(_ path: [UInt8]) -> Bool {
+        guard !path.isEmpty else { return false }
+        var start = 0
+        for index in 0...path.count where index == path.count || path[index] == UInt8(ascii: "/") {
+            let length = index - start
+            if length == 0 { return false }
+            if path[start] == UInt8(ascii: ".") && (length == 1 || (length == 2 && path[start + 1] == UInt8(ascii: "."))) { return false }
+            start = index + 1
+        }
+        return !path.contains(0)
+    }
+
+    /// The folder part of a relative path (empty for the root).
+    static func parent(of path: [UInt8]) -> [UInt8] {
+        path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[..<$0]) } ?? []
+    }
+
+    /// Whether `path` is one a walk watches: an ignore file, `.git` or `.git/info/exclude` in a
+    /// listed folder or in a folder above the root (`../` repeated).
+    static func isWatchedPath(_ path: [UInt8], in folders: Set<[UInt8]>) -> Bool {
+        let up = Array("../".utf8)
+        var rest = path[...]
+        var above = false
+        while rest.starts(with: up) {
+            rest = rest.dropFirst(up.count)
+            above = true
+        }
+        let names = TreeListing.ignoreFileNames + [TreeListing.repositoryMarker, TreeListing.excludeFile]
+        if above { return names.contains { $0[...] == rest } }
+        return names.contains { name in
+            guard rest.count >= name.count, rest.suffix(name.count).elementsEqual(name) else { return false }
+            if rest.count == name.count { return true } // in the root
+            let folderEnd = rest.endIndex - name.count - 1
+            return rest[folderEnd] == UInt8(ascii: "/") && folders.contains(Array(rest[..<folderEnd]))
+        }
     }
 
     // MARK: Segments
@@ -492,11 +562,15 @@ public struct TreeManifest: Sendable, Equatable {
         public var size: Int
         /// The checksum of its header: a segment file replaced under the same name is refused.
         public var headerChecksum: UInt64
+        /// Every file number in its postings is below this (the index's next number when it was
+        /// written): a posting at or past it is damage, even once later files take such numbers.
+        public var numberLimit: UInt32
 
-        public init(name: String, size: Int, headerChecksum: UInt64) {
+        public init(name: String, size: Int, headerChecksum: UInt64, numberLimit: UInt32) {
             self.name = name
             self.size = size
             self.headerChecksum = headerChecksum
+            self.numberLimit = numberLimit
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CTrawlSystem
 import SystemPackage
 import TrawlFiles
 
@@ -21,21 +22,46 @@ public enum TreeIndexStore {
     public static func manifestPath(_ root: FilePath) -> FilePath { folder(root).appending(manifestName) }
 
     /// Opens the index of `root`: `nil` when there is none, a failure when it is there but unusable
-    /// (truncated, corrupt, another version, a segment missing). Without `readingTables`, the
-    /// segments' trigram tables are left unread (and unchecked) until a query or a merge needs them.
+    /// (truncated, corrupt, another version, a segment missing, not made by this user, not a
+    /// regular file). Without `readingTables`, the segments' trigram tables are left unread (and
+    /// unchecked) until a query or a merge needs them.
     public static func open(root: FilePath, readingTables: Bool = true) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
+        open(root: root, readingTables: readingTables, key: IndexKey.user)
+    }
+
+    /// The most bytes a manifest may take (about twenty million files): a larger one is refused
+    /// before anything is allocated for it.
+    static let manifestLimit = 1 << 30
+
+    /// ``open(root:readingTables:)`` checking the manifest with `key`.
+    static func open(root: FilePath, readingTables: Bool, key: Result<IndexKey, TreeIndexFormat.Error>) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
+        let folder: IndexFolder
+        switch IndexFolder.open(root: root, creating: false) {
+        case .success(nil): return .success(nil)
+        case .success(let opened?): folder = opened
+        case .failure(let error): return .failure(.unusable("\(error)"))
+        }
         // A refresh may replace the manifest and remove its segments between our two reads: then
         // the new manifest is read.
         for attempt in 0..<3 {
-            guard let manifest = ReadOnlyFile(manifestPath(root)) else { return .success(nil) }
-            let bytes: [UInt8]
-            do { bytes = try manifest.read(0, manifest.size) } catch { return .failure(error) }
+            let manifest: ReadOnlyFile
+            switch folder.openFile(manifestName) {
+            case .success(nil): return .success(nil)
+            case .success(let opened?): manifest = opened
+            case .failure(let error): return .failure(.unusable("\(error)"))
+            }
             var missing = false
-            do {
-                let stored = try StoredTreeIndex(manifest: bytes, readingTables: readingTables, segmentFile: { segment throws(TreeIndexFormat.Error) in
-                    guard let file = ReadOnlyFile(folder(root).appending(segment.name)) else {
+            do throws(TreeIndexFormat.Error) {
+                let key = try key.get()
+                let bytes = try readManifest(manifest)
+                let stored = try StoredTreeIndex(manifest: bytes, key: key, readingTables: readingTables, segmentFile: { segment throws(TreeIndexFormat.Error) in
+                    let file: ReadOnlyFile
+                    switch folder.openFile(segment.name) {
+                    case .success(let opened?): file = opened
+                    case .success(nil):
                         missing = true
                         throw .corrupt("segment \(segment.name) missing")
+                    case .failure(let error): throw .unusable("\(error)")
                     }
                     guard file.size == segment.size else { throw .corrupt("segment \(segment.name) length") }
                     return ({ offset, count throws(TreeIndexFormat.Error) in try file.read(offset, count) },
@@ -50,49 +76,40 @@ public enum TreeIndexStore {
         return .failure(.corrupt("unreadable"))
     }
 
+    /// A manifest's bytes: its header read and checked first, so that a file of any size that is
+    /// no manifest costs a read of 36 bytes, and a body past ``manifestLimit`` is never read.
+    private static func readManifest(_ file: ReadOnlyFile) throws(TreeIndexFormat.Error) -> [UInt8] {
+        let header = try file.read(0, min(file.size, TreeIndexFormat.headerLength))
+        let bodyLength = try TreeIndexFormat.checkHeader(header, magic: TreeIndexFormat.manifestMagic, total: file.size)
+        guard bodyLength == file.size - TreeIndexFormat.headerLength else { throw .corrupt("manifest length") }
+        guard file.size <= manifestLimit else { throw .corrupt("a manifest of \(file.size) bytes, more than any index holds") }
+        return try file.read(0, file.size)
+    }
+
     /// The identity of the index stored at `root` now (its manifest's header read, not checked:
     /// it only tells whether the index changed), or `nil` when there is none.
     static func storedIdentity(root: FilePath) -> UInt64? {
-        guard let manifest = ReadOnlyFile(manifestPath(root)), let header = try? manifest.read(0, TreeIndexFormat.headerLength) else { return nil }
+        guard case .success(let folder?) = IndexFolder.open(root: root, creating: false),
+              case .success(let manifest?) = folder.openFile(manifestName),
+              let header = try? manifest.read(0, TreeIndexFormat.headerLength) else { return nil }
         return TreeIndexFormat.identity(ofManifest: header)
     }
 
     /// The bytes the index of `root` takes (its manifest and segments).
     public static func byteCount(root: FilePath) -> Int {
-        guard case .success(let entries) = folder(root).directoryEntries() else { return 0 }
-        return entries.reduce(0) { total, entry in
-            let name = String(decoding: entry.name, as: UTF8.self)
-            guard name == manifestName || TreeManifest.isSegmentName(name),
-                  case .success(let status) = folder(root).appending(name).status() else { return total }
-            return total + Int(status.st_size)
+        guard case .success(let folder?) = IndexFolder.open(root: root, creating: false) else { return 0 }
+        return folder.names().reduce(0) { total, name in
+            guard name == manifestName || TreeManifest.isSegmentName(name) else { return total }
+            return total + (folder.size(of: name) ?? 0)
         }
     }
 
-    /// Creates the index folder if it is missing (before a walk: the root's entries then already
-    /// hold it).
-    static func makeFolder(root: FilePath) throws(Errno) {
-        let folder = folder(root)
-        if case .failure = folder.status() {
-            guard folder.withPlatformString({ mkdir($0, 0o755) }) == 0 || errno == EEXIST else { throw Errno(rawValue: errno) }
-        }
-    }
-
-    /// Runs `body` holding the index's write lock (`.trawl/lock`), so that two runs never write at
-    /// once; the lock goes with the process, even when it is killed.
-    static func withWriteLock<R>(root: FilePath, _ body: () throws(Errno) -> R) throws(Errno) -> R {
-        try makeFolder(root: root)
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(folder(root).appending("lock"), .readWrite, options: [.create, .closeOnExec],
-                                                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch {
-            throw error as? Errno ?? .ioError
-        }
-        defer { try? descriptor.close() }
-        while flock(descriptor.rawValue, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw Errno(rawValue: errno) }
-        }
-        return try body()
+    /// Runs `body` with the index folder of `root` (made when missing), holding its write lock
+    /// (`.trawl/lock`), so that two runs never write at once; the lock goes with the process,
+    /// even when it is killed.
+    static func withWriteLock<R>(root: FilePath, _ body: (IndexFolder) throws(IndexFolderError) -> R) throws(IndexFolderError) -> R {
+        guard let folder = try IndexFolder.open(root: root, creating: true).get() else { throw .system(path: self.folder(root), reason: "gone") }
+        return try folder.withWriteLock { () throws(IndexFolderError) in try body(folder) }
     }
 
     /// A fresh segment file name.
@@ -103,78 +120,54 @@ public enum TreeIndexStore {
         return TreeManifest.segmentPrefix + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// Writes `segments` (new files), then `manifest` atomically, then removes the segment files
-    /// `manifest` no longer names; returns the stored state's identity.
+    /// Writes `segments` (new files), then `manifest` atomically (authenticated with `key`), into
+    /// `folder`, then removes the segment files `manifest` no longer names; returns the stored
+    /// state's identity.
     @discardableResult
-    static func save(_ manifest: TreeManifest, segments: [(name: String, bytes: [UInt8])], root: FilePath) throws(Errno) -> UInt64 {
-        try makeFolder(root: root)
-        let folder = folder(root)
-        for segment in segments {
-            try writeDurably([segment.bytes], to: folder.appending(segment.name), exclusive: true)
-        }
-        let encoded = TreeIndexFormat.encode(manifest)
-        try writeAtomically(encoded, to: manifestPath(root))
+    static func save(_ manifest: TreeManifest, segments: [(name: String, bytes: [UInt8])], in folder: IndexFolder,
+                     key: IndexKey) throws(IndexFolderError) -> UInt64 {
+        for segment in segments { try folder.writeNew(segment.name, [segment.bytes]) }
+        let encoded = TreeIndexFormat.encode(manifest, key: key)
+        try folder.writeAtomically(manifestName, [encoded])
         // Under the lock nothing else writes here: segments not named and temporary manifests
         // are leftovers (of runs that were killed).
         let named = Set(manifest.segments.map { $0.name })
-        if case .success(let entries) = folder.directoryEntries() {
-            for entry in entries {
-                let name = String(decoding: entry.name, as: UTF8.self)
-                if (TreeManifest.isSegmentName(name) && !named.contains(name)) || (name.hasPrefix(manifestName + ".") && name.hasSuffix(".tmp")) {
-                    _ = folder.appending(name).withPlatformString { unlink($0) }
-                }
-            }
+        for name in folder.names() where (TreeManifest.isSegmentName(name) && !named.contains(name)) || (name.hasPrefix(manifestName + ".") && name.hasSuffix(".tmp")) {
+            folder.remove(name)
         }
         return TreeIndexFormat.identity(ofManifest: encoded)
     }
 
-    /// Replaces the file at `path` with `bytes`, atomically and durably: a temporary file in the
-    /// same folder (`NAME.PID.tmp`) is written and synced, renamed over `path`, and the folder
-    /// synced, so a crash leaves the old file or the new one, whole.
-    public static func writeAtomically(_ bytes: [UInt8], to path: FilePath) throws(Errno) {
-        try writeAtomically(parts: [bytes], to: path)
-    }
-
-    /// ``writeAtomically(_:to:)`` of `parts` back to back, each written as it is.
+    /// Replaces the file at `path` with `parts` back to back, atomically and durably: a new
+    /// temporary file in the same folder (`NAME.PID.tmp`, created afresh, never through a link)
+    /// is written and synced, renamed over `path` (a link there is replaced, not followed), and
+    /// the folder synced, so a crash leaves the old file or the new one, whole.
     public static func writeAtomically(parts: [[UInt8]], to path: FilePath) throws(Errno) {
-        let temporary = path.removingLastComponent().appending("\(path.lastComponent?.string ?? "index").\(getpid()).tmp")
-        try writeDurably(parts, to: temporary, exclusive: false)
-        let renamed = temporary.withPlatformString { from in path.withPlatformString { to in rename(from, to) } }
-        guard renamed == 0 else {
-            let code = errno
-            _ = temporary.withPlatformString { unlink($0) }
-            throw Errno(rawValue: code)
+        let folderPath = path.removingLastComponent().isEmpty ? FilePath(".") : path.removingLastComponent()
+        let descriptor = folderPath.withPlatformString { trawl_open_folder($0) }
+        guard descriptor >= 0 else { throw Errno(rawValue: errno) }
+        defer { close(descriptor) }
+        let name = path.lastComponent?.string ?? "index"
+        let temporary = "\(name).\(getpid()).tmp"
+        _ = unlinkat(descriptor, temporary, 0)
+        let file = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw Errno(rawValue: errno) }
+        var failure: Errno?
+        for part in parts where failure == nil {
+            failure = part.withUnsafeBytes { buffer -> Errno? in
+                do throws(Errno) { try FileDescriptor(rawValue: file).writeAll(buffer) } catch { return error }
+                return nil
+            }
+        }
+        if failure == nil && fsync(file) != 0 { failure = Errno(rawValue: errno) }
+        close(file)
+        if failure == nil && renameat(descriptor, temporary, descriptor, name) != 0 { failure = Errno(rawValue: errno) }
+        if let failure {
+            _ = unlinkat(descriptor, temporary, 0)
+            throw failure
         }
         // The rename itself made durable.
-        if let directory = try? FileDescriptor.open(path.removingLastComponent().isEmpty ? "." : path.removingLastComponent(), .readOnly) {
-            _ = fsync(directory.rawValue)
-            try? directory.close()
-        }
-    }
-
-    private static func writeDurably(_ parts: [[UInt8]], to path: FilePath, exclusive: Bool) throws(Errno) {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(path, .writeOnly, options: exclusive ? [.create, .exclusiveCreate] : [.create, .truncate],
-                                                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch {
-            throw error as? Errno ?? .ioError
-        }
-        let written: Errno? = {
-            for part in parts {
-                let failure: Errno? = part.withUnsafeBytes { buffer in
-                    do throws(Errno) { try descriptor.writeAll(buffer) } catch { return error }
-                    return nil
-                }
-                if let failure { return failure }
-            }
-            return fsync(descriptor.rawValue) == 0 ? nil : Errno(rawValue: errno)
-        }()
-        try? descriptor.close()
-        if let written {
-            _ = path.withPlatformString { unlink($0) }
-            throw written
-        }
+        _ = fsync(descriptor)
     }
 }
 
@@ -184,16 +177,10 @@ final class ReadOnlyFile: Sendable {
     let descriptor: Int32
     let size: Int
 
-    init?(_ path: FilePath) {
-        let descriptor = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return nil }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            return nil
-        }
+    /// The open regular file `descriptor` (closed with this), `size` bytes long.
+    init(descriptor: Int32, size: Int) {
         self.descriptor = descriptor
-        self.size = Int(status.st_size)
+        self.size = size
     }
 
     deinit { close(descriptor) }

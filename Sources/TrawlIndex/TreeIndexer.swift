@@ -64,18 +64,29 @@ public struct TreeIndexer: Sendable {
     }
 
     /// Builds the index (every file read when `rebuild`, or when there is none) or refreshes it.
-    public func update(rebuild: Bool = false) throws(Errno) -> Report {
-        try TreeIndexStore.withWriteLock(root: root) { () throws(Errno) in try update(rebuild: rebuild, locked: ()) }
+    /// - Throws: ``IndexFolderError``: `.trawl` or a file in it is not what Trawl makes there (a
+    ///   link, a FIFO: refused, nothing written), or it cannot be written.
+    public func update(rebuild: Bool = false) throws(IndexFolderError) -> Report {
+        // Indexes are authenticated with the user's key: without one, none can be made.
+        let key: IndexKey
+        switch IndexKey.user {
+        case .success(let found): key = found
+        case .failure(let error): throw .system(path: TreeIndexStore.manifestPath(root), reason: "\(error)")
+        }
+        return try TreeIndexStore.withWriteLock(root: root) { (folder) throws(IndexFolderError) in
+            try update(rebuild: rebuild, folder: folder, key: key)
+        }
     }
 
-    private func update(rebuild: Bool, locked: Void) throws(Errno) -> Report {
+    private func update(rebuild: Bool, folder: IndexFolder, key: IndexKey) throws(IndexFolderError) -> Report {
         var report = Report()
         let instant = FileSignature.racyInstant()
         var old: StoredTreeIndex?
         if !rebuild {
             // A refresh reads no postings unless it merges segments: their tables are read then.
-            switch TreeIndexStore.open(root: root, readingTables: false) {
+            switch TreeIndexStore.open(root: root, readingTables: false, key: .success(key)) {
             case .success(let stored): old = stored
+            case .failure(.unusable(let why)): throw .refused(path: TreeIndexStore.folder(root), what: why)
             case .failure(let error): report.notes.append("\(TreeIndexStore.manifestPath(root)): \(error); building it again")
             }
         }
@@ -191,8 +202,8 @@ public struct TreeIndexer: Sendable {
             }
         }
         // Every file read again, with this run's notes (and `note`) kept.
-        func readingEverything(note: String? = nil) throws(Errno) -> Report {
-            var again = try update(rebuild: true, locked: ())
+        func readingEverything(note: String? = nil) throws(IndexFolderError) -> Report {
+            var again = try update(rebuild: true, folder: folder, key: key)
             again.notes = report.notes + (note.map { [$0] } ?? []) + again.notes
             return again
         }
@@ -230,7 +241,8 @@ public struct TreeIndexer: Sendable {
                 let bytes = segment.encode()
                 let name = TreeIndexStore.newSegmentName()
                 segments.append((name, bytes))
-                manifest.segments.append(TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes)))
+                manifest.segments.append(TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes),
+                                                              numberLimit: next))
             }
         } else {
             if old != nil {
@@ -244,10 +256,11 @@ public struct TreeIndexer: Sendable {
             let name = TreeIndexStore.newSegmentName()
             segments.append((name, bytes))
             manifest = TreeManifest(listing: TreeListing(root: listing.root, isComplete: listing.isComplete, files: files, directories: listing.directories, watched: listing.watched),
-                                    segments: [TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes))],
+                                    segments: [TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes),
+                                                                    numberLimit: UInt32(added.count))],
                                     nextNumber: UInt32(added.count))
         }
-        report.identity = try TreeIndexStore.save(manifest, segments: segments, root: root)
+        report.identity = try TreeIndexStore.save(manifest, segments: segments, in: folder, key: key)
         report.written = true
         report.manifest = manifest
         return report

@@ -72,7 +72,7 @@ public final class TreeWatcher: Sendable {
     /// Written to stop the loop (`stop()`), and by a refresh when it ends.
     private let stopPipe: (read: Int32, write: Int32)
     private let refreshPipe: (read: Int32, write: Int32)
-    private let refreshResult = Mutex<Result<TreeIndexer.Report, Errno>?>(nil)
+    private let refreshResult = Mutex<Result<TreeIndexer.Report, IndexFolderError>?>(nil)
 
     /// Changes settle when no event came for this long (or this long after the first of a burst).
     static let quietNanoseconds: UInt64 = 250_000_000
@@ -173,6 +173,8 @@ public final class TreeWatcher: Sendable {
         /// Folders moved since they were watched: their events can no longer be placed.
         var moved = Set<Int32>()
         var indexFolder: Int32?
+        /// The index folder, opened as the refresh wrote it: cookies are made in it.
+        var cookieFolder: IndexFolder?
         /// When the refresh under way began (in watches added).
         var refreshBegan = 0
         var refreshStart: UInt64 = 0
@@ -216,11 +218,8 @@ public final class TreeWatcher: Sendable {
                 for folder in stored.listing.directories { _ = try watch(folder.path) }
             }
             // Cookies a watcher killed on the spot left behind.
-            let indexFolder = TreeIndexStore.folder(watcher.root)
-            if case .success(let entries) = indexFolder.directoryEntries() {
-                for entry in entries where entry.name.starts(with: TreeWatcher.cookiePrefix) {
-                    _ = indexFolder.appending(relative: entry.name).withPlatformString { unlink($0) }
-                }
+            if case .success(let folder?) = IndexFolder.open(root: watcher.root, creating: false) {
+                for name in folder.names() where name.utf8.starts(with: TreeWatcher.cookiePrefix) { folder.remove(name) }
             }
             try beginRefresh()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -280,9 +279,13 @@ public final class TreeWatcher: Sendable {
         }
 
         mutating func watchIndexFolder() {
-            let path = TreeIndexStore.folder(watcher.root)
-            let descriptor = path.withPlatformString { inotify_add_watch(watcher.notifications, $0, TreeWatcher.indexFolderMask) }
+            // Watched and written through the folder the refresh wrote in (a real folder, opened
+            // without following a link): a `.trawl` swapped for a link later is not followed.
+            guard case .success(let opened?) = IndexFolder.open(root: watcher.root, creating: false) else { return }
+            let path = "/proc/self/fd/\(opened.descriptor)"
+            let descriptor = inotify_add_watch(watcher.notifications, path, TreeWatcher.indexFolderMask)
             indexFolder = descriptor >= 0 ? descriptor : nil
+            cookieFolder = descriptor >= 0 ? opened : nil
         }
 
         mutating func beginRefresh() throws(Error) {
@@ -294,8 +297,8 @@ public final class TreeWatcher: Sendable {
             refreshStart = monotonicNanoseconds()
             let watcher = self.watcher
             DispatchQueue.global().async {
-                let result: Result<TreeIndexer.Report, Errno>
-                do throws(Errno) { result = .success(try TreeIndexer(root: watcher.root).update()) } catch { result = .failure(error) }
+                let result: Result<TreeIndexer.Report, IndexFolderError>
+                do throws(IndexFolderError) { result = .success(try TreeIndexer(root: watcher.root).update()) } catch { result = .failure(error) }
                 watcher.refreshResult.withLock { $0 = result }
                 var byte: UInt8 = 1
                 _ = write(watcher.refreshPipe.write, &byte, 1)
@@ -309,7 +312,7 @@ public final class TreeWatcher: Sendable {
             let elapsed = monotonicNanoseconds() - refreshStart
             switch result {
             case .failure(let error):
-                try fail("\(TreeIndexStore.manifestPath(watcher.root)): cannot write the index: \(error)", report: report)
+                try fail("\(error)", report: report)
             case .success(let outcome):
                 guard let manifest = outcome.manifest, let identity = outcome.identity else {
                     try fail("\(TreeIndexStore.manifestPath(watcher.root)): the refresh left no index", report: report)
@@ -471,7 +474,7 @@ public final class TreeWatcher: Sendable {
             }
             // The cookie: once its event is read, so are those of every change made before.
             cookies += 1
-            let made = cookiePath(cookies).withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+            let made = cookieFolder.map { openat($0.descriptor, cookieName(cookies), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) } ?? -1
             guard made >= 0, indexFolder != nil else {
                 if made >= 0 {
                     close(made)
@@ -547,11 +550,9 @@ public final class TreeWatcher: Sendable {
             waiting.removeAll()
         }
 
-        func cookiePath(_ number: Int) -> FilePath {
-            TreeIndexStore.folder(watcher.root).appending(String(decoding: TreeWatcher.cookiePrefix, as: UTF8.self) + String(number))
-        }
+        func cookieName(_ number: Int) -> String { String(decoding: TreeWatcher.cookiePrefix, as: UTF8.self) + String(number) }
 
-        func removeCookie(_ number: Int) { _ = cookiePath(number).withPlatformString { unlink($0) } }
+        func removeCookie(_ number: Int) { cookieFolder?.remove(cookieName(number)) }
 
         func reply(_ descriptor: Int32, _ bytes: [UInt8]) {
             // The reply may be long (a checkout changes thousands of files): sent blocking, within

@@ -7,6 +7,20 @@ import TrawlText
 /// The stored tree index: what is written is read back; a truncated or altered file is refused;
 /// queries over a base segment and later ones give the files holding every literal.
 @Suite struct TreeIndexFormatTests {
+    /// The key these tests authenticate manifests with.
+    let key = IndexKey.random()
+
+    /// The folders holding `files`, each after its parent (as a walk lists them), the root first.
+    static func folders(holding files: [TreeListing.File], signature: (Int) -> FileSignature) -> [TreeListing.Directory] {
+        var paths = Set<[UInt8]>([[]])
+        for file in files {
+            var path = TreeIndexFormat.parent(of: file.path)
+            while paths.insert(path).inserted { path = TreeIndexFormat.parent(of: path) }
+        }
+        return paths.sorted(by: TreeListing.walkOrderPrecedes).enumerated().map { position, path in
+            TreeListing.Directory(path: path, signature: signature(position), entriesHash: UInt64(position) &* 0x9E37_79B9_7F4A_7C15)
+        }
+    }
     struct Sample {
         var manifest: TreeManifest
         var segments: [String: [UInt8]]
@@ -40,10 +54,8 @@ import TrawlText
                                                       skip: [nil, .binary(offset: number), .invalidUTF8(offset: number * 1000), .utf16(bigEndian: number % 2 == 0)][number % 4]))
             }
         }
-        for folder in ["", "dir0", "dir0/sub", "dir1"] {
-            listing.directories.append(TreeListing.Directory(path: Array(folder.utf8), signature: randomSignature(&random),
-                                                             entriesHash: UInt64.random(in: 0...UInt64.max, using: &random)))
-        }
+        let signatures = (0..<20).map { _ in randomSignature(&random) }
+        listing.directories = TreeIndexFormatTests.folders(holding: listing.files) { signatures[$0] }
         listing.watched = [
             TreeListing.Watched(path: Array("../.gitignore".utf8), signature: nil, presenceOnly: false),
             TreeListing.Watched(path: Array("../.git".utf8), signature: nil, presenceOnly: true),
@@ -52,16 +64,17 @@ import TrawlText
         ]
         var segments: [String: [UInt8]] = [:]
         var references: [TreeManifest.Segment] = []
-        for (name, index) in [("postings-00aa", base), ("postings-0bb1", later)] {
+        for (name, index, limit) in [("postings-00aa", base, UInt32(150)), ("postings-0bb1", later, 210)] {
             let bytes = TreeIndexFormat.encodeSegment(index)
             segments[name] = bytes
-            references.append(TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes)))
+            references.append(TreeManifest.Segment(name: name, size: bytes.count, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: bytes),
+                                                   numberLimit: limit))
         }
         return Sample(manifest: TreeManifest(listing: listing, segments: references, nextNumber: 210), segments: segments, texts: texts, whole: whole)
     }
 
     func open(_ manifest: [UInt8], _ segments: [String: [UInt8]]) throws(TreeIndexFormat.Error) -> StoredTreeIndex {
-        try StoredTreeIndex(manifest: manifest) { reference throws(TreeIndexFormat.Error) in
+        try StoredTreeIndex(manifest: manifest, key: key) { reference throws(TreeIndexFormat.Error) in
             guard let bytes = segments[reference.name], bytes.count == reference.size else { throw .corrupt("missing") }
             return { offset, count throws(TreeIndexFormat.Error) in
                 guard offset >= 0, count >= 0, offset + count <= bytes.count else { throw .corrupt("truncated") }
@@ -79,8 +92,8 @@ import TrawlText
     @Test func whatIsWrittenIsReadBack() throws {
         var random = SeededGenerator(seed: 0x7F1)
         let sample = sample(&random)
-        let bytes = TreeIndexFormat.encode(sample.manifest)
-        #expect(try TreeIndexFormat.decodeManifest(bytes) == sample.manifest)
+        let bytes = TreeIndexFormat.encode(sample.manifest, key: key)
+        #expect(try TreeIndexFormat.decodeManifest(bytes, key: key) == sample.manifest)
         let stored = try open(bytes, sample.segments)
         for literal in ["foo", "Error", "straße", "abc", "zzzz", "func "] {
             let query = LiteralQuery.literal(QueryLiteral(literal, ignoringASCIICase: literal == "Error"))
@@ -90,7 +103,7 @@ import TrawlText
         var expected: [UInt32: Set<UInt32>] = [:]
         for (key, list) in sample.whole.postings { for unit in list.units { expected[unit, default: []].insert(key) } }
         // Opened without its tables (as a refresh opens it), it reads them for a query.
-        let unread = try StoredTreeIndex(manifest: bytes, readingTables: false) { reference throws(TreeIndexFormat.Error) in
+        let unread = try StoredTreeIndex(manifest: bytes, key: key, readingTables: false) { reference throws(TreeIndexFormat.Error) in
             let segment = sample.segments[reference.name]!
             return { offset, count throws(TreeIndexFormat.Error) in Array(segment[offset..<(offset + count)]) }
         }
@@ -118,23 +131,24 @@ import TrawlText
             let path = Array("m\(number % 11)/\(number / 100)/f\(number).swift".utf8)
             listing.files.append(TreeListing.File(path: path, number: number % 5 == 0 ? nil : UInt32(number), signature: signature))
         }
-        let manifest = TreeManifest(listing: listing, segments: [TreeManifest.Segment(name: "postings-00aa", size: 36, headerChecksum: 7)],
+        listing.directories = TreeIndexFormatTests.folders(holding: listing.files) { _ in randomSignature(&random) }
+        let manifest = TreeManifest(listing: listing, segments: [TreeManifest.Segment(name: "postings-00aa", size: 36, headerChecksum: 7, numberLimit: 10_007)],
                                     nextNumber: 10_007)
-        let bytes = TreeIndexFormat.encode(manifest)
-        let decoded = try TreeIndexFormat.decodeManifest(bytes)
+        let bytes = TreeIndexFormat.encode(manifest, key: key)
+        let decoded = try TreeIndexFormat.decodeManifest(bytes, key: key)
         #expect(decoded.listing.files.count == listing.files.count)
         let differing = listing.files.indices.first { $0 >= decoded.listing.files.count || decoded.listing.files[$0] != listing.files[$0] }
         #expect(differing == nil, "file \(differing ?? -1) differs")
         #expect(decoded == manifest)
         for cut in 1...24 {
-            #expect(throws: TreeIndexFormat.Error.self) { try TreeIndexFormat.decodeManifest(Array(bytes.dropLast(cut))) }
+            #expect(throws: TreeIndexFormat.Error.self) { try TreeIndexFormat.decodeManifest(Array(bytes.dropLast(cut)), key: key) }
         }
     }
 
     @Test func truncatedOrAlteredFilesAreRefused() throws {
         var random = SeededGenerator(seed: 0x7F2)
         let sample = sample(&random)
-        let manifest = TreeIndexFormat.encode(sample.manifest)
+        let manifest = TreeIndexFormat.encode(sample.manifest, key: key)
         for length in [0, 7, 12, 35, 36, 100, manifest.count / 2, manifest.count - 1] {
             #expect(throws: TreeIndexFormat.Error.self) { try self.openAndReadAll(Array(manifest[0..<length]), sample.segments) }
         }
@@ -160,14 +174,14 @@ import TrawlText
         swapped["postings-00aa"] = sample.segments["postings-0bb1"]
         #expect(throws: TreeIndexFormat.Error.self) { try self.openAndReadAll(manifest, swapped) }
         #expect(throws: TreeIndexFormat.Error.notAnIndex) {
-            try TreeIndexFormat.decodeManifest(Array("just some text, not an index at all....................".utf8))
+            try TreeIndexFormat.decodeManifest(Array("just some text, not an index at all....................".utf8), key: key)
         }
     }
 
     @Test func filesAreCandidatesExactlyWhenTheyHoldEveryLiteral() throws {
         var random = SeededGenerator(seed: 0x7F3)
         let sample = sample(&random)
-        let stored = try open(TreeIndexFormat.encode(sample.manifest), sample.segments)
+        let stored = try open(TreeIndexFormat.encode(sample.manifest, key: key), sample.segments)
         for pattern in ["foo", "(?i)error", "Parse(Error|Fail)", "struct\\s+\\w+", "straße", "é+x"] {
             let matcher = try RegexMatcher(pattern, options: .regex)
             guard let candidates = try stored.candidates(for: matcher.literalQuery) else { continue }
