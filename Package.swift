@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "TrawlIndexTests", dependencies: ["TrawlIndex", "TrawlFiles", "TrawlMatch", "TrawlText", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlCatalogTests", dependencies: ["TrawlCatalog", "TrawlFind", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlMatch", "TrawlKernels", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "TrawlCatalog", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "TrawlIndex", "TrawlCatalog", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
     ],
     swiftLanguageModes: [.v6]
 )

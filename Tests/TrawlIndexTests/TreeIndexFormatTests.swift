@@ -191,3 +191,90 @@ import TrawlText
         }
     }
 }
+
+/// A manifest is trusted only under the key of the user who built it, and only as a listing a
+/// walk could have made: whatever its checksums say, a manifest listing a path out of the tree,
+/// a file in no listed folder, or no folders at all is refused.
+@Suite struct UntrustedManifestTests {
+    let key = IndexKey.random()
+
+    func manifest(files: [String], folders: [String] = ["", "src"], watched: [String] = [".gitignore"], nextNumber: UInt32? = nil) -> TreeManifest {
+        let signature = FileSignature(size: 1, modified: 2, changed: 3, inode: 4, mode: 0o100644)
+        let listing = TreeListing(root: Array("/tmp/tree".utf8), isComplete: true,
+                                  files: files.enumerated().map { TreeListing.File(path: Array($1.utf8), number: UInt32($0), signature: signature) },
+                                  directories: folders.map { TreeListing.Directory(path: Array($0.utf8), signature: signature, entriesHash: 1) },
+                                  watched: watched.map { TreeListing.Watched(path: Array($0.utf8), signature: nil, presenceOnly: false) })
+        let next = nextNumber ?? UInt32(files.count)
+        return TreeManifest(listing: listing, segments: [TreeManifest.Segment(name: "postings-01", size: 44, headerChecksum: 0, numberLimit: next)],
+                            nextNumber: next)
+    }
+
+    @Test func aManifestMadeUnderAnotherKeyIsNotTrusted() throws {
+        let made = manifest(files: ["a.txt", "src/b.txt"])
+        #expect(try TreeIndexFormat.decodeManifest(TreeIndexFormat.encode(made, key: key), key: key) == made)
+        #expect(throws: TreeIndexFormat.Error.notMadeHere) {
+            try TreeIndexFormat.decodeManifest(TreeIndexFormat.encode(made, key: IndexKey.random()), key: key)
+        }
+    }
+
+    @Test(arguments: [
+        (["../outside.txt"], ["", "src"], [".gitignore"]),
+        (["/etc/passwd"], ["", "src"], [".gitignore"]),
+        (["src/../../outside.txt"], ["", "src"], [".gitignore"]),
+        (["./a.txt"], ["", "src"], [".gitignore"]),
+        (["src//a.txt"], ["", "src"], [".gitignore"]),
+        (["hidden/a.txt"], ["", "src"], [".gitignore"]), // in a folder not listed
+        (["a.txt"], [], [".gitignore"]), // no folders: not "current", no listing at all
+        (["a.txt"], ["src", ""], [".gitignore"]), // the root not first
+        (["src/sub/a.txt"], ["", "src/sub"], [".gitignore"]), // a folder whose parent is not listed
+        (["a.txt"], ["", ".."], [".gitignore"]),
+        (["a.txt"], ["", "src"], ["../../etc/passwd"]), // watched: only ignore files and .git markers
+        (["a.txt"], ["", "src"], ["elsewhere/.gitignore"]),
+        (["a.txt"], ["", "src"], ["src/notes.txt"]),
+    ])
+    func aListingNoWalkCouldMakeIsRefused(files: [String], folders: [String], watched: [String]) throws {
+        let bytes = TreeIndexFormat.encode(manifest(files: files, folders: folders, watched: watched), key: key)
+        #expect(throws: TreeIndexFormat.Error.self) { try TreeIndexFormat.decodeManifest(bytes, key: key) }
+    }
+
+    @Test func listingsAWalkMakesAreRead() throws {
+        for watched in [[".gitignore", ".git", ".git/info/exclude"], ["../.ignore", "../../.git", "src/.ignore", "src/.git/info/exclude"]] {
+            let made = manifest(files: ["a.txt", "src/b.txt", "src/..c", "src/.d"], watched: watched)
+            #expect(try TreeIndexFormat.decodeManifest(TreeIndexFormat.encode(made, key: key), key: key) == made)
+        }
+    }
+
+    /// A next number out of all proportion to the files listed would size what a refresh
+    /// allocates (a bit per number): refused, as is a segment's limit past it.
+    @Test func fileNumbersOutOfProportionAreRefused() throws {
+        let huge = manifest(files: ["a.txt"], nextNumber: UInt32.max)
+        #expect(throws: TreeIndexFormat.Error.corrupt("bad file number")) {
+            try TreeIndexFormat.decodeManifest(TreeIndexFormat.encode(huge, key: key), key: key)
+        }
+        var past = manifest(files: ["a.txt"])
+        past.segments[0].numberLimit = 2
+        #expect(throws: TreeIndexFormat.Error.corrupt("bad number limit")) {
+            try TreeIndexFormat.decodeManifest(TreeIndexFormat.encode(past, key: key), key: key)
+        }
+    }
+
+    /// A segment header claiming more trigrams than three bytes make is refused from its header,
+    /// before its table is read (a sparse file can match any size it claims).
+    @Test func aSegmentClaimingBillionsOfTrigramsIsRefusedFromItsHeader() throws {
+        var header = Array("TRAWLSG\0".utf8)
+        TreeIndexFormat.appendUInt(UInt64(TreeIndexFormat.version), 4, to: &header)
+        let count = 1 << 32, postings = 8
+        TreeIndexFormat.appendUInt(UInt64(count), 8, to: &header)
+        TreeIndexFormat.appendUInt(UInt64(postings), 8, to: &header)
+        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(header[...]), 8, to: &header)
+        let size = TreeIndexFormat.headerLength + count * TreeIndexFormat.tableEntryLength + 8 + postings
+        let reference = TreeManifest.Segment(name: "postings-01", size: size, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: header), numberLimit: 1)
+        let headerBytes = header
+        #expect(throws: TreeIndexFormat.Error.corrupt("bad layout")) {
+            _ = try StoredSegment(reference, numberLimit: 1, read: { offset, count throws(TreeIndexFormat.Error) in
+                guard offset == 0, count <= headerBytes.count else { throw .corrupt("read past the header") }
+                return Array(headerBytes[0..<count])
+            })
+        }
+    }
+}
