@@ -99,7 +99,8 @@ public struct FileWriter: ~Copyable {
 /// hash) another writer got in first, and the exchange is undone, so their version stays. Where
 /// the file system cannot exchange, the check runs just before a plain `rename` (a window of
 /// microseconds). A crash at any moment leaves the file wholly old or wholly new; the rare
-/// leftover temporary file is named `.trawl-<pid>-<n>.tmp` so that a later run can remove it.
+/// leftover temporary file is named `.trawl-<pid>-<n>-<tag>.tmp`, the tag proving to a later run
+/// that Trawl made it for this user, so that the run can remove it (and nothing else).
 public enum AtomicFile {
     /// Called (by tests) just after a switch put the new file in place, before what it swapped
     /// out is checked: with the target and the name that now holds what was in place, to act as
@@ -442,18 +443,47 @@ public enum AtomicFile {
     private static let noSuchAttribute = ENODATA
     #endif
 
+    /// A fresh temporary name: `.trawl-<pid>-<n>-<tag>.tmp`, the tag the user's key's hash of
+    /// `<pid>-<n>`, so that a later run can prove the name is one Trawl made for this user before
+    /// it removes a leftover (without a key: no tag, and such leftovers are never removed).
     private static func temporaryName() -> String {
-        "\(temporaryPrefix)\(getpid())-\(counter.next())\(temporarySuffix)"
+        let serial = "\(getpid())-\(counter.next())"
+        guard let tag = temporaryTag(Array(serial.utf8)) else { return temporaryPrefix + serial + temporarySuffix }
+        return temporaryPrefix + serial + "-" + tag + temporarySuffix
     }
 
-    /// Whether `name` is a leftover temporary file of a run that is no longer alive.
-    public static func isStaleTemporary(_ name: [UInt8]) -> Bool {
+    /// The tag of a temporary name's `<pid>-<n>`: 16 hex digits of its hash under the user's key.
+    private static func temporaryTag(_ serial: [UInt8]) -> String? {
+        guard case .success(let key) = UserKey.user else { return nil }
+        let hex = String(SipHash.hash(serial[...], key: key), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Whether `name` is the name of a temporary file of this library, as made by
+    /// ``temporaryName()`` (with or without a tag); a walk leaves such files out.
+    public static func isTemporaryName(_ name: [UInt8]) -> Bool { temporaryParts(name) != nil }
+
+    /// The `<pid>-<n>` and the tag of a temporary name, or `nil` when `name` is not exactly one.
+    private static func temporaryParts(_ name: [UInt8]) -> (pid: Int32, serial: ArraySlice<UInt8>, tag: ArraySlice<UInt8>?)? {
         let prefix = Array(temporaryPrefix.utf8), suffix = Array(temporarySuffix.utf8)
-        guard name.starts(with: prefix), name.count > prefix.count + suffix.count, Array(name.suffix(suffix.count)) == suffix else { return false }
+        guard name.starts(with: prefix), name.count > prefix.count + suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return nil }
         let middle = name[prefix.count..<(name.count - suffix.count)]
-        guard let dash = middle.firstIndex(of: UInt8(ascii: "-")), let pid = Int32(String(decoding: middle[..<dash], as: UTF8.self)),
-              pid > 0 else { return false }
-        return kill(pid, 0) != 0 && errno == ESRCH
+        let fields = middle.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard fields.count == 2 || fields.count == 3,
+              fields[0].count <= 10, fields[1].count <= 20, fields[0...1].allSatisfy({ !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) } }),
+              let pid = Int32(String(decoding: fields[0], as: UTF8.self)), pid > 0 else { return nil }
+        if fields.count == 2 { return (pid, middle, nil) }
+        let tag = fields[2]
+        guard tag.count == 16, tag.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return (pid, middle[middle.startIndex..<(tag.startIndex - 1)], tag)
+    }
+
+    /// Whether `name` is a leftover temporary file this library made for this user (its tag
+    /// proves it) in a run that is no longer alive: only such a file is ever removed.
+    public static func isStaleTemporary(_ name: [UInt8]) -> Bool {
+        guard let parts = temporaryParts(name), let tag = parts.tag, let expected = temporaryTag(Array(parts.serial)),
+              tag.elementsEqual(expected.utf8) else { return false }
+        return kill(parts.pid, 0) != 0 && errno == ESRCH
     }
 }
 

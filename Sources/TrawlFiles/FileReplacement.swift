@@ -126,7 +126,7 @@ public struct FileReplacement: Sendable {
     public static func temporaryFileFilter(removingLeftovers: Bool,
                                            then next: (@Sendable (FilePath, [UInt8]) -> Bool)? = nil) -> @Sendable (FilePath, [UInt8]) -> Bool {
         { path, name in
-            if name.starts(with: Array(AtomicFile.temporaryPrefix.utf8)) {
+            if AtomicFile.isTemporaryName(name) {
                 if removingLeftovers && AtomicFile.isStaleTemporary(name) { _ = path.withPlatformString { unlink($0) } }
                 return true
             }

@@ -1,3 +1,4 @@
+import TrawlFiles
 import TrawlMatch
 
 /// A tree's stored index opened for queries: the manifest (the listing) and each segment's header
@@ -18,14 +19,14 @@ public struct StoredTreeIndex: Sendable {
     /// Opens the index whose manifest is `manifest`; `segment` gives a reader of each segment file
     /// it names. Without `readingTables` only the segments' headers are read and checked; a
     /// segment's table is then read (and checked) by each query or merge that needs it.
-    public init(manifest bytes: [UInt8], key: IndexKey, readingTables: Bool = true,
+    public init(manifest bytes: [UInt8], key: UserKey, readingTables: Bool = true,
                 segment: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> ReadBytes) throws(TreeIndexFormat.Error) {
         try self.init(manifest: bytes, key: key, readingTables: readingTables, segmentFile: { reference throws(TreeIndexFormat.Error) in (try segment(reference), nil) })
     }
 
     /// Opens it as above, with segments that can also be mapped (`segmentFile` gives a reader
     /// and a mapper of each).
-    init(manifest bytes: [UInt8], key: IndexKey, readingTables: Bool,
+    init(manifest bytes: [UInt8], key: UserKey, readingTables: Bool,
          segmentFile: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> (read: ReadBytes, map: MapBytes?)) throws(TreeIndexFormat.Error) {
         let manifest = try TreeIndexFormat.decodeManifest(bytes, key: key)
         var segments: [StoredSegment] = []

@@ -9,7 +9,7 @@ import TrawlFiles
 ///
 /// ```
 /// manifest header (36 bytes)  "TRAWLIX\0", u32 version = 6, u64 body length, u64 body
-///                             authenticator (SipHash-2-4 under the user's IndexKey), u64
+///                             authenticator (SipHash-2-4 under the user's key), u64
 ///                             checksum of the 28 bytes before it
 /// manifest body               varint next file number; path of the root (absolute, resolved);
 ///                             u8 1 when the walk listed everything (no errors), else 0;
@@ -60,7 +60,7 @@ public enum TreeIndexFormat {
         /// The manifest's authenticator does not match under this user's key: the index was
         /// built by someone else (it came with the tree), or damaged.
         case notMadeHere
-        /// This user has no key to check an index with (``IndexKey``): why.
+        /// This user has no key to check an index with (`UserKey`): why.
         case noKey(String)
         /// What is stored is not what Trawl makes there (a link, a FIFO), or cannot be read: why.
         case unusable(String)
@@ -80,7 +80,7 @@ public enum TreeIndexFormat {
     // MARK: Manifest
 
     /// The bytes of a manifest.
-    public static func encode(_ manifest: TreeManifest, key: IndexKey) -> [UInt8] {
+    public static func encode(_ manifest: TreeManifest, key: UserKey) -> [UInt8] {
         let listing = manifest.listing
         let head = ByteWriter.bytes(capacity: 64 + listing.root.count + manifest.segments.reduce(0) { $0 + $1.name.utf8.count + 40 }
                                     + listing.directories.reduce(0) { $0 + $1.path.count + pathAndSignatureBound + 8 }
@@ -189,7 +189,7 @@ public enum TreeIndexFormat {
 
     /// The manifest in `bytes`, checked: authenticated under `key`, and a listing a walk could
     /// have made.
-    public static func decodeManifest(_ bytes: [UInt8], key: IndexKey) throws(Error) -> TreeManifest {
+    public static func decodeManifest(_ bytes: [UInt8], key: UserKey) throws(Error) -> TreeManifest {
         let bodyLength = try checkHeader(bytes, magic: manifestMagic, total: bytes.count)
         guard bodyLength == bytes.count - headerLength else { throw .corrupt("manifest length") }
         guard readUInt(bytes, 20, 8) == SipHash.hash(bytes[headerLength...], key: key) else { throw .notMadeHere }

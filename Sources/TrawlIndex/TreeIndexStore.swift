@@ -26,7 +26,7 @@ public enum TreeIndexStore {
     /// regular file). Without `readingTables`, the segments' trigram tables are left unread (and
     /// unchecked) until a query or a merge needs them.
     public static func open(root: FilePath, readingTables: Bool = true) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
-        open(root: root, readingTables: readingTables, key: IndexKey.user)
+        open(root: root, readingTables: readingTables, key: UserKey.user.mapError { .noKey($0.reason) })
     }
 
     /// The most bytes a manifest may take (about twenty million files): a larger one is refused
@@ -34,7 +34,7 @@ public enum TreeIndexStore {
     static let manifestLimit = 1 << 30
 
     /// ``open(root:readingTables:)`` checking the manifest with `key`.
-    static func open(root: FilePath, readingTables: Bool, key: Result<IndexKey, TreeIndexFormat.Error>) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
+    static func open(root: FilePath, readingTables: Bool, key: Result<UserKey, TreeIndexFormat.Error>) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
         let folder: IndexFolder
         switch IndexFolder.open(root: root, creating: false) {
         case .success(nil): return .success(nil)
@@ -125,7 +125,7 @@ public enum TreeIndexStore {
     /// state's identity.
     @discardableResult
     static func save(_ manifest: TreeManifest, segments: [(name: String, bytes: [UInt8])], in folder: IndexFolder,
-                     key: IndexKey) throws(IndexFolderError) -> UInt64 {
+                     key: UserKey) throws(IndexFolderError) -> UInt64 {
         for segment in segments { try folder.writeNew(segment.name, [segment.bytes]) }
         let encoded = TreeIndexFormat.encode(manifest, key: key)
         try folder.writeAtomically(manifestName, [encoded])

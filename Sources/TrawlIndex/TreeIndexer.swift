@@ -68,8 +68,8 @@ public struct TreeIndexer: Sendable {
     ///   link, a FIFO: refused, nothing written), or it cannot be written.
     public func update(rebuild: Bool = false) throws(IndexFolderError) -> Report {
         // Indexes are authenticated with the user's key: without one, none can be made.
-        let key: IndexKey
-        switch IndexKey.user {
+        let key: UserKey
+        switch UserKey.user {
         case .success(let found): key = found
         case .failure(let error): throw .system(path: TreeIndexStore.manifestPath(root), reason: "\(error)")
         }
@@ -78,7 +78,7 @@ public struct TreeIndexer: Sendable {
         }
     }
 
-    private func update(rebuild: Bool, folder: IndexFolder, key: IndexKey) throws(IndexFolderError) -> Report {
+    private func update(rebuild: Bool, folder: IndexFolder, key: UserKey) throws(IndexFolderError) -> Report {
         var report = Report()
         let instant = FileSignature.racyInstant()
         var old: StoredTreeIndex?

@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import Testing
 @testable import TrawlIndex
+import TrawlFiles
 
 /// A tree that comes with its own `.trawl/` (cloned, unpacked, planted), or whose index is damaged
 /// in ways its checksums do not show: trawl never writes outside the tree, never follows a link
@@ -35,7 +36,7 @@ import Testing
 
     func storedManifest(_ tree: URL) throws -> TreeManifest {
         let bytes = try [UInt8](Data(contentsOf: tree.appendingPathComponent(".trawl/index")))
-        return try TreeIndexFormat.decodeManifest(bytes, key: try IndexKey.user.get())
+        return try TreeIndexFormat.decodeManifest(bytes, key: try UserKey.user.get())
     }
 
     /// The repro: the listing rewritten with no folders and no watched paths and a file
@@ -48,7 +49,7 @@ import Testing
         manifest.listing.directories = []
         manifest.listing.watched = []
         manifest.listing.files.append(TreeListing.File(path: Array("../outside.txt".utf8), number: nil, signature: FileSignature.of(FilePath(outside.path))!))
-        for key in [IndexKey.random(), try IndexKey.user.get()] {
+        for key in [UserKey.random(), try UserKey.user.get()] {
             try Data(TreeIndexFormat.encode(manifest, key: key)).write(to: tree.appendingPathComponent(".trawl/index"))
             let found = try trawl(["find", "TOKEN", "t"], in: top)
             #expect(!found.stdout.contains("outside"), "\(found.stdout)")
@@ -153,7 +154,7 @@ import Testing
     @Test func aPostingPastItsSegmentsLimitStaysDamageAfterARefresh() throws {
         let (_, tree, _) = try treeAndOutside()
         #expect(try trawl(["index", "."], in: tree).status == 0)
-        let key = try IndexKey.user.get()
+        let key = try UserKey.user.get()
         var manifest = try storedManifest(tree)
         let folder = tree.appendingPathComponent(".trawl")
         let reference = manifest.segments[0]

@@ -70,3 +70,20 @@ final class StopFlag: @unchecked Sendable { // guarded by `lock`
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
 }
+
+/// Files named like Trawl's temporaries but not made by it are the user's: never deleted.
+@Suite struct TemporaryLookAlikeTests {
+    @Test func filesNamedLikeTemporariesAreNeverDeleted() throws {
+        let tree = try temporaryFolder("look-alikes")
+        let names = [".trawl-99999-notes.tmp", ".trawl-99999-3.tmp", ".trawl-99999-3-0123456789abcdef.tmp", ".trawl-1-2-3.tmp"]
+        for name in names { try Data("notes\n".utf8).write(to: tree.appendingPathComponent(name)) }
+        try Data("zzz\n".utf8).write(to: tree.appendingPathComponent("a.txt"))
+        let run = try trawl(["replace", "--write", "--hidden", "zzz", "y", "."], in: tree)
+        #expect(run.status == 0, "\(run.stderr)")
+        for name in names {
+            #expect(try String(contentsOf: tree.appendingPathComponent(name), encoding: .utf8) == "notes\n", "\(name)")
+        }
+        // Not Trawl's, so searched like any hidden file.
+        #expect(try trawl(["find", "--hidden", "-l", "notes", "."], in: tree).stdout.contains(".trawl-99999-notes.tmp"))
+    }
+}

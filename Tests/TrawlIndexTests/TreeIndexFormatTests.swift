@@ -1,5 +1,6 @@
 import Testing
 @testable import TrawlIndex
+import TrawlFiles
 import TrawlMatch
 import TrawlTestSupport
 import TrawlText
@@ -8,7 +9,7 @@ import TrawlText
 /// queries over a base segment and later ones give the files holding every literal.
 @Suite struct TreeIndexFormatTests {
     /// The key these tests authenticate manifests with.
-    let key = IndexKey.random()
+    let key = UserKey.random()
 
     /// The folders holding `files`, each after its parent (as a walk lists them), the root first.
     static func folders(holding files: [TreeListing.File], signature: (Int) -> FileSignature) -> [TreeListing.Directory] {
@@ -196,7 +197,7 @@ import TrawlText
 /// walk could have made: whatever its checksums say, a manifest listing a path out of the tree,
 /// a file in no listed folder, or no folders at all is refused.
 @Suite struct UntrustedManifestTests {
-    let key = IndexKey.random()
+    let key = UserKey.random()
 
     func manifest(files: [String], folders: [String] = ["", "src"], watched: [String] = [".gitignore"], nextNumber: UInt32? = nil) -> TreeManifest {
         let signature = FileSignature(size: 1, modified: 2, changed: 3, inode: 4, mode: 0o100644)
@@ -213,7 +214,7 @@ import TrawlText
         let made = manifest(files: ["a.txt", "src/b.txt"])
         #expect(try TreeIndexFormat.decodeManifest(TreeIndexFormat.encode(made, key: key), key: key) == made)
         #expect(throws: TreeIndexFormat.Error.notMadeHere) {
-            try TreeIndexFormat.decodeManifest(TreeIndexFormat.encode(made, key: IndexKey.random()), key: key)
+            try TreeIndexFormat.decodeManifest(TreeIndexFormat.encode(made, key: UserKey.random()), key: key)
         }
     }
 

@@ -5,30 +5,37 @@ import Darwin
 #endif
 import SystemPackage
 
-/// The user's secret key that marks the tree indexes this user built (``SipHash`` of each
-/// manifest). A tree may come with a `.trawl/` of its own — cloned, unpacked, planted — whose
-/// checksums anyone can compute; only a manifest authenticated with this key is trusted to list
-/// the tree's files. Kept in `$XDG_STATE_HOME/trawl/index-key` (or `~/.local/state/trawl/index-key`),
-/// readable by its owner only, made on first use.
-public struct IndexKey: Sendable, Equatable {
+/// The user's secret key that marks what Trawl made for this user (``SipHash`` under it): the
+/// manifests of tree indexes, and the names of temporary files. A tree may come with a `.trawl/`
+/// of its own — cloned, unpacked, planted — whose checksums anyone can compute, or with files
+/// named like Trawl's temporaries; only what this key authenticates is trusted to list the tree's
+/// files, or removed as a leftover. Kept in `$XDG_STATE_HOME/trawl/index-key` (or
+/// `~/.local/state/trawl/index-key`), readable by its owner only, made on first use.
+public struct UserKey: Sendable, Equatable {
     let k0: UInt64
     let k1: UInt64
 
     /// A key of these 16 bytes (tests make their own).
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         precondition(bytes.count == 16, "a key is 16 bytes")
         k0 = bytes[0..<8].reversed().reduce(0) { $0 << 8 | UInt64($1) }
         k1 = bytes[8..<16].reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// A fresh random key.
-    static func random() -> IndexKey {
+    package static func random() -> UserKey {
         var generator = SystemRandomNumberGenerator()
-        return IndexKey((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return UserKey((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// This user's key, read (or made) once per process.
-    public static let user: Result<IndexKey, TreeIndexFormat.Error> = load()
+    public static let user: Result<UserKey, Unavailable> = load()
+
+    /// Why this user has no key (no state folder, a key file that is not private...).
+    public struct Unavailable: Error, Equatable, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "no key to check what Trawl made (\(reason))" }
+    }
 
     /// Where the key lives, from the environment; `nil` without `XDG_STATE_HOME` or `HOME`.
     static func location() -> FilePath? {
@@ -41,32 +48,32 @@ public struct IndexKey: Sendable, Equatable {
 
     static let fileName = "index-key"
 
-    private static func load() -> Result<IndexKey, TreeIndexFormat.Error> {
-        guard let folder = location() else { return .failure(.noKey("neither XDG_STATE_HOME nor HOME names a folder")) }
+    private static func load() -> Result<UserKey, Unavailable> {
+        guard let folder = location() else { return .failure(Unavailable(reason: "neither XDG_STATE_HOME nor HOME names a folder")) }
         let path = folder.appending(fileName)
         switch read(path) {
         case .success(let key): return .success(key)
         case .failure(.absent): break
-        case .failure(.unusable(let why)): return .failure(.noKey("\(path): \(why)"))
+        case .failure(.unusable(let why)): return .failure(Unavailable(reason: "\(path): \(why)"))
         }
         // None yet: made whole under a name of its own, then linked in place (a concurrent
         // first run that links first wins, and both use its key).
-        guard makeFolders(folder) else { return .failure(.noKey("\(folder): \(systemMessage(Errno(rawValue: errno)))")) }
+        guard makeFolders(folder) else { return .failure(Unavailable(reason: "\(folder): \(systemMessage(Errno(rawValue: errno)))")) }
         let temporary = folder.appending("\(fileName).\(getpid()).tmp")
         _ = temporary.withPlatformString { unlink($0) }
         let descriptor = temporary.withPlatformString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-        guard descriptor >= 0 else { return .failure(.noKey("\(temporary): \(systemMessage(Errno(rawValue: errno)))")) }
+        guard descriptor >= 0 else { return .failure(Unavailable(reason: "\(temporary): \(systemMessage(Errno(rawValue: errno)))")) }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, 16) } == 16 && fsync(descriptor) == 0
         close(descriptor)
         defer { _ = temporary.withPlatformString { unlink($0) } }
-        guard written else { return .failure(.noKey("\(temporary): cannot be written")) }
+        guard written else { return .failure(Unavailable(reason: "\(temporary): cannot be written")) }
         let linked = temporary.withPlatformString { from in path.withPlatformString { to in link(from, to) } }
-        guard linked == 0 || errno == EEXIST else { return .failure(.noKey("\(path): \(systemMessage(Errno(rawValue: errno)))")) }
+        guard linked == 0 || errno == EEXIST else { return .failure(Unavailable(reason: "\(path): \(systemMessage(Errno(rawValue: errno)))")) }
         return read(path).mapError { problem in
-            if case .unusable(let why) = problem { return .noKey("\(path): \(why)") }
-            return .noKey("\(path): gone as it was made")
+            if case .unusable(let why) = problem { return Unavailable(reason: "\(path): \(why)") }
+            return Unavailable(reason: "\(path): gone as it was made")
         }
     }
 
@@ -77,7 +84,7 @@ public struct IndexKey: Sendable, Equatable {
 
     /// The key in the file at `path`: a regular file of 16 bytes, this user's, readable by no one
     /// else (as ssh asks of its keys).
-    private static func read(_ path: FilePath) -> Result<IndexKey, Problem> {
+    private static func read(_ path: FilePath) -> Result<UserKey, Problem> {
         let descriptor = path.withPlatformString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else {
             let error = Errno(rawValue: errno)
@@ -92,7 +99,7 @@ public struct IndexKey: Sendable, Equatable {
         }
         var bytes = [UInt8](repeating: 0, count: 16)
         guard bytes.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, 16, 0) }) == 16 else { return .failure(.unusable("cannot be read")) }
-        return .success(IndexKey(bytes))
+        return .success(UserKey(bytes))
     }
 
     /// Makes `folder` and its missing parents (owner only: the key is a secret).
@@ -106,4 +113,4 @@ public struct IndexKey: Sendable, Equatable {
     }
 }
 
-private func systemMessage(_ error: Errno) -> String { String(cString: strerror(error.rawValue)) }
+private func systemMessage(_ error: Errno) -> String { systemMessage(error.rawValue) }

@@ -1,13 +1,14 @@
 /// SipHash-2-4 (Aumasson and Bernstein): a keyed hash that authenticates a message to whoever holds
-/// the key. The manifest of a tree's index carries one under the user's ``IndexKey``, so an index
-/// that came with a tree (cloned, unpacked, planted) is never taken for one this user built.
+/// the key. The manifest of a tree's index carries one under the user's ``UserKey``, so an index
+/// that came with a tree (cloned, unpacked, planted) is never taken for one this user built; so
+/// do the names of temporary files, so that a later run removes only its own leftovers.
 ///
 /// Written here because the toolchain has no keyed hash, and swift-crypto's HMAC would bring
 /// Foundation and BoringSSL into a static binary whose start-up is measured in microseconds.
-struct SipHash {
+package struct SipHash {
     private var v0: UInt64, v1: UInt64, v2: UInt64, v3: UInt64
 
-    private init(key: IndexKey) {
+    private init(key: UserKey) {
         v0 = key.k0 ^ 0x736F_6D65_7073_6575
         v1 = key.k1 ^ 0x646F_7261_6E64_6F6D
         v2 = key.k0 ^ 0x6C79_6765_6E65_7261
@@ -15,7 +16,7 @@ struct SipHash {
     }
 
     /// The SipHash-2-4 of `bytes` under `key`.
-    static func hash(_ bytes: UnsafeRawBufferPointer, key: IndexKey) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer, key: UserKey) -> UInt64 {
         var state = SipHash(key: key)
         let words = bytes.count / 8
         for word in 0..<words { state.compress(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self))) }
@@ -28,7 +29,7 @@ struct SipHash {
     }
 
     /// The SipHash-2-4 of `bytes` under `key`.
-    static func hash(_ bytes: ArraySlice<UInt8>, key: IndexKey) -> UInt64 {
+    package static func hash(_ bytes: ArraySlice<UInt8>, key: UserKey) -> UInt64 {
         bytes.withUnsafeBytes { hash($0, key: key) }
     }
 
