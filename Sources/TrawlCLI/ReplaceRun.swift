@@ -71,6 +71,18 @@ public struct ReplaceRun: Sendable {
 
     /// Runs the replacement over files; returns the exit code (0 changes, 1 none, 2 error).
     public func run() -> Int32 {
+        // The versions the writes displace are held to the end, so that writes a program that
+        // had a file open made to them meanwhile are kept aside and reported, not lost.
+        var holding = self
+        let displaced = writePolicy.displacedFiles ?? DisplacedFiles()
+        holding.writePolicy.displacedFiles = displaced
+        let status = holding.replaceEverywhere()
+        let problems = displaced.settle()
+        problems.forEach(Console.error)
+        return problems.isEmpty ? status : 2
+    }
+
+    private func replaceEverywhere() -> Int32 {
         guard let (matcher, template) = prepare() else { return 2 }
         let start = monotonicNanoseconds()
         let roots: [FilePath] = paths.isEmpty ? ["."] : paths

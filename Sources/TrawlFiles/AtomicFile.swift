@@ -41,9 +41,16 @@ public struct WritePolicy: Sendable {
     /// Rewrite a file with several hard links as a file of its own (its other names keep the old
     /// contents). Off by default: such a file is reported and left untouched.
     public var breaksHardLinks = false
+    /// Where the versions the writes displace are held until the holder settles (a run's end),
+    /// so that a program that still had a file open and wrote to it after the switch is caught;
+    /// `nil`: each is removed at once.
+    public var displacedFiles: DisplacedFiles?
 
-    /// A policy; by default hard-linked files are left alone.
-    public init(breaksHardLinks: Bool = false) { self.breaksHardLinks = breaksHardLinks }
+    /// A policy; by default hard-linked files are left alone, and displaced versions removed at once.
+    public init(breaksHardLinks: Bool = false, displacedFiles: DisplacedFiles? = nil) {
+        self.breaksHardLinks = breaksHardLinks
+        self.displacedFiles = displacedFiles
+    }
 }
 
 /// Buffered writing of a new file's contents.
@@ -205,7 +212,7 @@ public enum AtomicFile {
             // From here on the temporary name is swapIn's to remove.
             linked = false
             try swapIn(Switch(folder: folder, temporary: name, target: target, shown: shown),
-                       written: FileSnapshot(written, size: Int(written.st_size)), snapshot: snapshot, hash: hash)
+                       written: FileSnapshot(written, size: Int(written.st_size)), snapshot: snapshot, hash: hash, holder: policy.displacedFiles)
         } catch {
             // Closed once only: a second close could close another thread's new descriptor.
             if open { try? descriptor.close() }
@@ -234,7 +241,7 @@ public enum AtomicFile {
     ///
     /// Writers of this library take the folder's lock (`flock`) for the switch, so they never
     /// undo each other's exchanges; other programs are caught by the check of what was swapped out.
-    private static func swapIn(_ names: Switch, written: FileSnapshot, snapshot: FileSnapshot, hash: UInt64) throws(WriteFailure) {
+    private static func swapIn(_ names: Switch, written: FileSnapshot, snapshot: FileSnapshot, hash: UInt64, holder: DisplacedFiles?) throws(WriteFailure) {
         let folder = names.folder
         let newInode = written.inode
         while flock(folder.rawValue, LOCK_EX) != 0 && errno == EINTR {}
@@ -248,7 +255,7 @@ public enum AtomicFile {
                 throw .system(operation: "rename", reason: systemMessage(code))
             }
             // No exchange here: check, then rename (a window of microseconds, not of the whole run).
-            guard isFile(names.target, in: folder, snapshot: snapshot, hash: hash) else {
+            guard isFile(names.target, in: folder, snapshot: snapshot, hash: hash) != nil else {
                 unlink(folder, names.temporary)
                 throw .changedSinceRead
             }
@@ -262,8 +269,11 @@ public enum AtomicFile {
         if let hook = afterExchange.withLock({ $0 }) { hook(names.shown, names.shownTemporary) }
         // The temporary name now holds what was at the target an instant ago: it must be the
         // file that was read.
-        if isFile(names.temporary, in: folder, snapshot: snapshot, hash: hash) {
-            unlink(folder, names.temporary)
+        if let displaced = isFile(names.temporary, in: folder, snapshot: snapshot, hash: hash) {
+            // Held a while when asked: a program that had the file open may still write to it.
+            if holder?.hold(folder: folder.rawValue, temporary: names.temporary, target: names.target, shown: names.shown, status: displaced) != true {
+                unlink(folder, names.temporary)
+            }
             return
         }
         // Another program's version: put it back, if our file is still the one in place.
@@ -287,18 +297,19 @@ public enum AtomicFile {
     /// Renames the temporary file to `<target>.trawl-conflict-<pid>-<n>` (which later runs never
     /// remove) and returns its path, for a version that must not be lost.
     private static func keepAside(_ names: Switch) -> String {
-        let kept = names.target + Array(".trawl-conflict-\(getpid())-\(counter.next())".utf8)
+        let kept = names.target + Array(".trawl-conflict-\(getpid())-\(nextSerial())".utf8)
         let moved = rename(in: names.folder, names.temporary, to: kept)
         return names.shown.removingLastComponent().appending(name: moved ? kept : names.temporary).bytesDescription
     }
 
-    /// Whether `name` in `folder` is the regular file `snapshot` describes, with content hash `hash`.
-    private static func isFile(_ name: [UInt8], in folder: FileDescriptor, snapshot: FileSnapshot, hash: UInt64) -> Bool {
-        guard case .success(let descriptor) = open(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return false }
+    /// The status of `name` in `folder` when it is the regular file `snapshot` describes, with
+    /// content hash `hash`; `nil` when it is not.
+    private static func isFile(_ name: [UInt8], in folder: FileDescriptor, snapshot: FileSnapshot, hash: UInt64) -> stat? {
+        guard case .success(let descriptor) = open(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return nil }
         defer { try? descriptor.close() }
         guard case .success(let status) = statDescriptor(descriptor), status.st_mode & S_IFMT == S_IFREG,
-              snapshot.isUnchanged(status) else { return false }
-        return hashOfFile(descriptor, size: snapshot.size) == hash
+              snapshot.isUnchanged(status), hashOfFile(descriptor, size: snapshot.size) == hash else { return nil }
+        return status
     }
 
     /// The content hash of an open file that should be `size` bytes long (`nil` if it is not).
@@ -361,7 +372,9 @@ public enum AtomicFile {
         if fchown(descriptor.rawValue, uid_t(owner), gid_t(group)) == 0 { return [] }
         // Not allowed to give the file away: keep at least the group when we are a member of it.
         let groupKept = status.st_gid == group || fchown(descriptor.rawValue, uid_t.max, gid_t(group)) == 0
-        var notes = ["owner \(owner) could not be kept (now \(status.st_uid))"]
+        // Each note names what was not kept, and only that.
+        var notes: [String] = []
+        if status.st_uid != owner { notes.append("owner \(owner) could not be kept (now \(status.st_uid))") }
         if !groupKept { notes.append("group \(group) could not be kept (now \(status.st_gid))") }
         return notes
     }
@@ -446,8 +459,11 @@ public enum AtomicFile {
     /// A fresh temporary name: `.trawl-<pid>-<n>-<tag>.tmp`, the tag the user's key's hash of
     /// `<pid>-<n>`, so that a later run can prove the name is one Trawl made for this user before
     /// it removes a leftover (without a key: no tag, and such leftovers are never removed).
+    /// A number no other name of this process took.
+    static func nextSerial() -> Int { counter.next() }
+
     private static func temporaryName() -> String {
-        let serial = "\(getpid())-\(counter.next())"
+        let serial = "\(getpid())-\(nextSerial())"
         guard let tag = temporaryTag(Array(serial.utf8)) else { return temporaryPrefix + serial + temporarySuffix }
         return temporaryPrefix + serial + "-" + tag + temporarySuffix
     }

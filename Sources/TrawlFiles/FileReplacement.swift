@@ -104,7 +104,14 @@ public struct FileReplacement: Sendable {
     public func apply(to roots: [FilePath], walk options: WalkOptions, sink: (Result) -> Void) -> Walker.Result {
         var options = options
         options.excludes = FileReplacement.temporaryFileFilter(removingLeftovers: true, then: options.excludes)
-        return Walker(options: options).walk(roots) { file in sink(Result(path: file.path, outcome: apply(to: file))) }
+        // The versions the writes displace are held to the end of the walk: writes made to them
+        // meanwhile (by a program that had a file open) are kept aside and reported.
+        var holding = self
+        let displaced = policy.displacedFiles ?? DisplacedFiles()
+        holding.policy.displacedFiles = displaced
+        var result = Walker(options: options).walk(roots) { file in sink(Result(path: file.path, outcome: holding.apply(to: file))) }
+        result.errors += displaced.settle()
+        return result
     }
 
     /// The results of ``apply(to:walk:sink:)`` as an asynchronous sequence, produced on a task of

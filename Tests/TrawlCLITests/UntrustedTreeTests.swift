@@ -87,3 +87,23 @@ final class StopFlag: @unchecked Sendable { // guarded by `lock`
         #expect(try trawl(["find", "--hidden", "-l", "notes", "."], in: tree).stdout.contains(".trawl-99999-notes.tmp"))
     }
 }
+
+/// What a rewrite cannot keep is named exactly: run as `nobody` on a file of group root, the
+/// group is not kept, the owner is.
+@Suite struct OwnershipNoteTests {
+    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                   "needs root and setpriv to run trawl as another user"))
+    func onlyWhatWasNotKeptIsNamed() throws {
+        let tree = try temporaryFolder("ownership")
+        let file = tree.appendingPathComponent("a.txt")
+        try Data("zzz\n".utf8).write(to: file)
+        #expect(chown(tree.path, 65534, 65534) == 0 && chmod(tree.path, 0o777) == 0)
+        #expect(chown(file.path, 65534, 0) == 0 && chmod(file.path, 0o666) == 0)
+        let run = try Child.start("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", trawlBinary.path,
+                                                        "replace", "--write", "--no-index", "zzz", "y", "a.txt"], in: tree).finish(limit: 30)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("group 0 could not be kept (now 65534)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("owner"), "\(run.stderr)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "y\n")
+    }
+}
