@@ -41,7 +41,7 @@ public struct WritePolicy: Sendable {
     /// Rewrite a file with several hard links as a file of its own (its other names keep the old
     /// contents). Off by default: such a file is reported and left untouched.
     public var breaksHardLinks = false
-    /// Where the versions the writes displace are held until the holder settles (a run's end),
+    /// Where the versions the writes displace are held open until the holder settles (a run's end),
     /// so that a program that still had a file open and wrote to it after the switch is caught;
     /// `nil`: each is removed at once.
     public var displacedFiles: DisplacedFiles?
@@ -255,10 +255,11 @@ public enum AtomicFile {
                 throw .system(operation: "rename", reason: systemMessage(code))
             }
             // No exchange here: check, then rename (a window of microseconds, not of the whole run).
-            guard isFile(names.target, in: folder, snapshot: snapshot, hash: hash) != nil else {
+            guard let checked = openIfFile(names.target, in: folder, snapshot: snapshot, hash: hash) else {
                 unlink(folder, names.temporary)
                 throw .changedSinceRead
             }
+            try? checked.descriptor.close()
             guard rename(in: folder, names.temporary, to: names.target) else {
                 let reason = systemMessage(errno)
                 unlink(folder, names.temporary)
@@ -269,10 +270,14 @@ public enum AtomicFile {
         if let hook = afterExchange.withLock({ $0 }) { hook(names.shown, names.shownTemporary) }
         // The temporary name now holds what was at the target an instant ago: it must be the
         // file that was read.
-        if let displaced = isFile(names.temporary, in: folder, snapshot: snapshot, hash: hash) {
-            // Held a while when asked: a program that had the file open may still write to it.
-            if holder?.hold(folder: folder.rawValue, temporary: names.temporary, target: names.target, shown: names.shown, status: displaced) != true {
-                unlink(folder, names.temporary)
+        if let displaced = openIfFile(names.temporary, in: folder, snapshot: snapshot, hash: hash) {
+            unlink(folder, names.temporary)
+            // Held open a while when asked (nameless: a killed run leaves nothing behind): a
+            // program that had the file open may still write to it.
+            if let holder {
+                holder.hold(displaced.descriptor, status: displaced.status, folder: folder.rawValue, target: names.target, shown: names.shown)
+            } else {
+                try? displaced.descriptor.close()
             }
             return
         }
@@ -302,14 +307,17 @@ public enum AtomicFile {
         return names.shown.removingLastComponent().appending(name: moved ? kept : names.temporary).bytesDescription
     }
 
-    /// The status of `name` in `folder` when it is the regular file `snapshot` describes, with
-    /// content hash `hash`; `nil` when it is not.
-    private static func isFile(_ name: [UInt8], in folder: FileDescriptor, snapshot: FileSnapshot, hash: UInt64) -> stat? {
+    /// `name` in `folder`, open, with its status, when it is the regular file `snapshot`
+    /// describes, with content hash `hash`; `nil` when it is not.
+    private static func openIfFile(_ name: [UInt8], in folder: FileDescriptor, snapshot: FileSnapshot,
+                                   hash: UInt64) -> (descriptor: FileDescriptor, status: stat)? {
         guard case .success(let descriptor) = open(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return nil }
-        defer { try? descriptor.close() }
         guard case .success(let status) = statDescriptor(descriptor), status.st_mode & S_IFMT == S_IFREG,
-              snapshot.isUnchanged(status), hashOfFile(descriptor, size: snapshot.size) == hash else { return nil }
-        return status
+              snapshot.isUnchanged(status), hashOfFile(descriptor, size: snapshot.size) == hash else {
+            try? descriptor.close()
+            return nil
+        }
+        return (descriptor, status)
     }
 
     /// The content hash of an open file that should be `size` bytes long (`nil` if it is not).
