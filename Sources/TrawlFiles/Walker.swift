@@ -50,7 +50,7 @@ public struct WalkedFile: Sendable, Hashable {
     public init(path: FilePath, isExplicit: Bool, anchor: FolderAnchor? = nil) {
         self.path = path
         self.isExplicit = isExplicit
-        self.anchor = anchor.flatMap { $0.relative(path) == nil ? nil : $0 }
+        self.anchor = anchor.flatMap { $0.holds(path) ? $0 : nil }
     }
 
     public static func == (first: WalkedFile, second: WalkedFile) -> Bool {
@@ -65,7 +65,7 @@ public struct WalkedFile: Sendable, Hashable {
     /// Opens the file: from its anchor without following links when it has one (`ELOOP` when a
     /// link is on the way), else by its path.
     public func open(flags: Int32) -> Result<FileDescriptor, Errno> {
-        if let anchor, let relative = anchor.relative(path) { return anchor.open(relative, flags: flags) }
+        if let anchor { return anchor.open(below: path, flags: flags) }
         let opened = openPath(path, flags | O_CLOEXEC)
         return opened >= 0 ? .success(FileDescriptor(rawValue: opened)) : .failure(Errno(rawValue: errno))
     }
