@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Trawl",
-    platforms: [.macOS(.v14)],
+    // Mutex and Atomic (Synchronization) and String(validating:as:) need macOS 15, iOS 18, visionOS 2;
+    // Observation needs less. Only Linux is built and tested here (Scripts/check-platforms.py
+    // checks the rest from the sources).
+    platforms: [.macOS(.v15), .iOS(.v18), .visionOS(.v2)],
     products: [
         .executable(name: "trawl", targets: ["trawl"]),
         .library(name: "Trawl", targets: ["Trawl"]),
@@ -47,7 +50,7 @@ let package = Package(
         .target(name: "TrawlCatalog", dependencies: ["TrawlFind", "TrawlIndex", "TrawlMatch", "TrawlFiles", "TrawlKernels", "CZlib"]),
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex", "TrawlCatalog"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles", "TrawlIndex", "TrawlCatalog"]),
-        .executableTarget(name: "trawl", dependencies: ["TrawlCLI", "TrawlCatalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "trawl", dependencies: ["TrawlCLI", "TrawlCatalog", "TrawlFiles", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TrawlTestSupport", dependencies: ["TrawlMatch", "TrawlText", "CPCRE2"], path: "Tests/TrawlTestSupport"),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import SystemPackage
 import TrawlCatalog
+import TrawlFiles
 import TrawlText
 
 /// `trawl catalog pick`: search as you type on the terminal, built only on the ``SearchField``
@@ -57,7 +58,7 @@ struct Screen: Sendable {
     func write(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { PlatformCalls.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 { if errno == EINTR { continue }; return }
             bytes = bytes.dropFirst(written)
         }

@@ -20,11 +20,7 @@ public struct FileSnapshot: Hashable, Sendable {
 extension FileSnapshot {
     /// The snapshot of a file whose `stat` is `status` and whose contents are `size` bytes.
     init(_ status: stat, size: Int) {
-        #if canImport(Darwin)
-        let modified = status.st_mtimespec
-        #else
-        let modified = status.st_mtim
-        #endif
+        let modified = status.modificationTime
         self.init(size: size, modificationSeconds: Int(modified.tv_sec), modificationNanoseconds: Int(modified.tv_nsec),
                   device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }

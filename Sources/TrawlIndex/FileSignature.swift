@@ -33,11 +33,7 @@ public struct FileSignature: Sendable, Hashable {
 
     /// The signature of a `stat`.
     public init(_ status: stat) {
-        #if canImport(Darwin)
-        let modified = status.st_mtimespec, changed = status.st_ctimespec
-        #else
-        let modified = status.st_mtim, changed = status.st_ctim
-        #endif
+        let modified = status.modificationTime, changed = status.changeTime
         // Wrapping: a timestamp past 2262 still gives a value to compare (never a trap).
         self.init(size: Int(status.st_size), modified: Int(modified.tv_sec) &* 1_000_000_000 &+ Int(modified.tv_nsec),
                   changed: Int(changed.tv_sec) &* 1_000_000_000 &+ Int(changed.tv_nsec), inode: UInt64(status.st_ino),

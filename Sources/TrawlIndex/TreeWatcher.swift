@@ -307,7 +307,7 @@ public final class TreeWatcher: Sendable {
 
         mutating func finishRefresh(report: (Event) -> Void) throws(Error) {
             var byte: UInt8 = 0
-            while Glibc.read(watcher.refreshPipe.read, &byte, 1) == 1 {}
+            while PlatformCalls.read(watcher.refreshPipe.read, &byte, 1) == 1 {}
             guard let result = watcher.refreshResult.withLock({ value in defer { value = nil }; return value }) else { return }
             let elapsed = monotonicNanoseconds() - refreshStart
             switch result {
@@ -369,7 +369,7 @@ public final class TreeWatcher: Sendable {
 
         mutating func readEvents(into buffer: inout [UInt8], report: (Event) -> Void) throws(Error) {
             while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(watcher.notifications, $0.baseAddress, $0.count) }
+                let count = buffer.withUnsafeMutableBytes { PlatformCalls.read(watcher.notifications, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { return }
                 var offset = 0
@@ -434,7 +434,7 @@ public final class TreeWatcher: Sendable {
 
         mutating func accept() {
             while true {
-                let descriptor = Glibc.accept(watcher.listener, nil, nil)
+                let descriptor = PlatformCalls.accept(watcher.listener)
                 guard descriptor >= 0 else { return }
                 _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)

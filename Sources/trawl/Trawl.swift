@@ -22,25 +22,25 @@ struct TrawlCommand: ParsableCommand {
     static func main() {
         // The usual find command lines skip ArgumentParser's start-up (see FindArgumentsFastPath).
         if let request = FindArgumentsFastPath.parse(Array(CommandLine.arguments.dropFirst())) {
-            Glibc.exit(request.run())
+            PlatformCalls.exit(request.run())
         }
         if let run = IndexArgumentsFastPath.parse(Array(CommandLine.arguments.dropFirst())) {
-            Glibc.exit(run.run())
+            PlatformCalls.exit(run.run())
         }
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch let exit as ExitCode {
-            Glibc.exit(exit.rawValue)
+            PlatformCalls.exit(exit.rawValue)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
                 Console.write(message + "\n")
-                Glibc.exit(0)
+                PlatformCalls.exit(0)
             }
             Console.write(message + "\n", to: 2)
-            Glibc.exit(2)
+            PlatformCalls.exit(2)
         }
     }
 }

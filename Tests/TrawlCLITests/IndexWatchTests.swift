@@ -68,7 +68,7 @@ import TrawlTestSupport
         Issue.record("the watcher was not relied on again within a minute")
     }
 
-    @Test func searchesWithAWatcherEqualSearchesWithoutTheIndexThroughRandomChanges() throws {
+    @Test(.enabled(if: watcherAvailable, "the watcher needs inotify (Linux)")) func searchesWithAWatcherEqualSearchesWithoutTheIndexThroughRandomChanges() throws {
         #if os(Linux)
         let tree = try listing.indexedTree()
         try checks.writeUndecodableFiles(in: tree.appendingPathComponent("Sources"), badByteAt: 30)
@@ -151,15 +151,13 @@ import TrawlTestSupport
         // Most edits of listed files are followed through the watcher (a refresh landing between
         // the change and the search can make a search check the files itself, which is correct).
         #expect(fresh > 0 && watchedAfterEdit * 2 >= fresh, "\(watchedAfterEdit) of \(fresh) searches after an edit used the watcher")
-        #else
-        print("skipped: the watcher needs inotify (Linux)")
         #endif
     }
 
     /// A change made just before a search counts even when the watcher has not read its event
     /// yet (here each batch of events waits 150 ms): the search's question waits for the cookie
     /// the watcher made after it came.
-    @Test func aChangeJustBeforeASearchCountsThoughItsEventIsReadLate() throws {
+    @Test(.enabled(if: watcherAvailable, "the watcher needs inotify (Linux)")) func aChangeJustBeforeASearchCountsThoughItsEventIsReadLate() throws {
         #if os(Linux)
         let tree = try listing.indexedTree()
         let watcher = try startWatcher(tree, environment: ["TRAWL_WATCH_EVENT_DELAY_MS": "150"])
@@ -173,14 +171,12 @@ import TrawlTestSupport
             #expect(found.stdout.contains("main.swift") == needle, "round \(round): \(found.stdout)")
             try expectSameResults(in: tree, "round \(round)")
         }
-        #else
-        print("skipped: the watcher needs inotify (Linux)")
         #endif
     }
 
     /// A watcher started through a link to the tree watches the tree (the link resolved once),
     /// and searches by either path use it.
-    @Test func aWatcherStartedThroughALinkWatchesTheTree() throws {
+    @Test(.enabled(if: watcherAvailable, "the watcher needs inotify (Linux)")) func aWatcherStartedThroughALinkWatchesTheTree() throws {
         #if os(Linux)
         let tree = try listing.indexedTree()
         let link = tree.deletingLastPathComponent().appendingPathComponent("link-to-tree")
@@ -191,8 +187,6 @@ import TrawlTestSupport
             try waitUntilWatched(root)
             try expectSameResults(in: root, "through \(root.lastPathComponent)")
         }
-        #else
-        print("skipped: the watcher needs inotify (Linux)")
         #endif
     }
 
@@ -200,7 +194,7 @@ import TrawlTestSupport
     /// link to a file outside the tree, `.git/info/exclude` (the watcher does not watch `.git`),
     /// and an `.ignore` hard-linked from outside and written there — are checked at each question:
     /// what they rule in or out counts at once.
-    @Test func ignoreFilesOutOfTheWatchersSightCount() throws {
+    @Test(.enabled(if: watcherAvailable, "the watcher needs inotify (Linux)")) func ignoreFilesOutOfTheWatchersSightCount() throws {
         #if os(Linux)
         let tree = try listing.indexedTree()
         let rules = tree.deletingLastPathComponent().appendingPathComponent("rules-outside")
@@ -237,12 +231,10 @@ import TrawlTestSupport
             #expect(found.stdout.contains("Hard.swift") == !hardIgnored, "round \(round): \(found.stdout)")
             try expectSameResults(in: tree, "round \(round)")
         }
-        #else
-        print("skipped: the watcher needs inotify (Linux)")
         #endif
     }
 
-    @Test func aSecondWatcherOfTheSameTreeIsRefused() throws {
+    @Test(.enabled(if: watcherAvailable, "the watcher needs inotify (Linux)")) func aSecondWatcherOfTheSameTreeIsRefused() throws {
         #if os(Linux)
         let tree = try listing.indexedTree()
         let watcher = try startWatcher(tree)
@@ -251,8 +243,6 @@ import TrawlTestSupport
         let second = try trawl(["index", "--watch", tree.path + "/Sources/.."], limit: 60)
         #expect(second.status == 2)
         #expect(second.stderr.contains("another trawl already watches this tree"), "\(second.stderr)")
-        #else
-        print("skipped: the watcher needs inotify (Linux)")
         #endif
     }
 

@@ -29,7 +29,12 @@ struct PreviewDiffTests {
         try Data(preview.output).write(to: patchFile)
         let write = try trawl(["replace", "--write"] + flags + ["--", pattern, replacement], in: written)
         #expect(write.status == preview.status, "\(write.stderr)", sourceLocation: sourceLocation)
-        guard !preview.output.isEmpty else { return }
+        // Nothing to change (exit 1) is the one case without a diff to check.
+        if preview.status == 1 {
+            #expect(preview.output.isEmpty, "a diff where nothing changes: \(preview.stdout)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(!preview.output.isEmpty, "changes without a diff", sourceLocation: sourceLocation)
 
         let gitCheck = try runTool(tool("git")!, ["apply", "--check", "--unsafe-paths", "-p1", patchFile.path], in: previewed)
         #expect(gitCheck.status == 0, "git apply --check: \(gitCheck.stderr)\n\(preview.stdout)", sourceLocation: sourceLocation)

@@ -32,3 +32,13 @@ public func temporaryFolder(_ label: String) throws -> URL {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }
+
+/// Whether this platform has the tree watcher (inotify): its tests are skipped elsewhere, with
+/// that reason.
+public let watcherAvailable: Bool = {
+    #if os(Linux)
+    true
+    #else
+    false
+    #endif
+}()
