@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import TrawlFiles
 
@@ -192,7 +197,20 @@ public enum TreeIndexFormat {
     public static func decodeManifest(_ bytes: [UInt8], key: UserKey) throws(Error) -> TreeManifest {
         let bodyLength = try checkHeader(bytes, magic: manifestMagic, total: bytes.count)
         guard bodyLength == bytes.count - headerLength else { throw .corrupt("manifest length") }
-        guard readUInt(bytes, 20, 8) == SipHash.hash(bytes[headerLength...], key: key) else { throw .notMadeHere }
+        // The authenticator is computed on another core while the listing is decoded (a manifest
+        // is a megabyte or more); it is checked before anything decoded is used or reported.
+        let authenticator = SlotArray<UInt64>(count: 1)
+        let computing = DispatchGroup()
+        DispatchQueue.global().async(group: computing) { authenticator.set(0, SipHash.hash(bytes[headerLength...], key: key)) }
+        let decoded = Result { () throws(Error) in try decodeBody(bytes) }
+        computing.wait()
+        guard authenticator.take(0) == readUInt(bytes, 20, 8) else { throw .notMadeHere }
+        return try decoded.get()
+    }
+
+    /// The body of the manifest in `bytes` (its header checked), decoded and checked as a listing
+    /// a walk could make.
+    private static func decodeBody(_ bytes: [UInt8]) throws(Error) -> TreeManifest {
         var reader = Reader(bytes: bytes, position: headerLength, end: bytes.count)
         guard let nextNumber = UInt32(exactly: try reader.varint()) else { throw .corrupt("bad file number") }
         var none: [UInt8] = []
@@ -214,17 +232,16 @@ public enum TreeIndexFormat {
         var previous: [UInt8] = []
         let directoryCount = try reader.count()
         listing.directories.reserveCapacity(directoryCount)
-        var folders = Set<[UInt8]>(minimumCapacity: directoryCount)
+        var folders = ListedFolders(capacity: directoryCount)
         for position in 0..<directoryCount {
             let path = try reader.path(after: &previous)
-            // The root first, then each folder after its parent: what a walk lists.
-            guard position == 0 ? path.isEmpty : isRelativePath(path) && folders.contains(parent(of: path)) else { throw .corrupt("bad folder path") }
-            folders.insert(path)
+            // The root first, then each folder after its parent, in walk order: what a walk lists.
+            guard position == 0 ? path.isEmpty : isRelativePath(path), folders.appendAfterItsParent(path) else { throw .corrupt("bad folder path") }
             let signature = try reader.signature()
             let hash = try reader.uint64()
             listing.directories.append(TreeListing.Directory(path: path, signature: signature, entriesHash: hash))
         }
-        guard !folders.isEmpty else { throw .corrupt("no folder") }
+        guard !folders.paths.isEmpty else { throw .corrupt("no folder") }
         previous = []
         for _ in 0..<(try reader.count()) {
             let path = try reader.path(after: &previous)
@@ -286,14 +303,20 @@ public enum TreeIndexFormat {
 
     /// `count` files from the bytes at `range` (a part of a manifest's listing).
     private static func decodeFiles(_ count: Int, in bytes: [UInt8], at range: Range<Int>, below nextNumber: UInt32,
-                                    folders: Set<[UInt8]>) throws(Error) -> [TreeListing.File] {
+                                    folders: ListedFolders) throws(Error) -> [TreeListing.File] {
         var reader = Reader(bytes: bytes, position: range.lowerBound, end: range.upperBound)
         var previous: [UInt8] = []
+        // Where the previous path's folder ends (its last `/`, -1 in the root), once checked.
+        var previousFolderEnd = Int.min
         var files: [TreeListing.File] = []
         files.reserveCapacity(count)
         for _ in 0..<count {
-            let path = try reader.path(after: &previous)
-            guard isRelativePath(path), folders.contains(parent(of: path)) else { throw .corrupt("bad file path") }
+            var shared = 0
+            let path = try reader.path(after: &previous, shared: &shared)
+            guard let folderEnd = checkedFolderEnd(path, sharing: shared, previousFolderEnd: previousFolderEnd, folders: folders) else {
+                throw .corrupt("bad file path")
+            }
+            previousFolderEnd = folderEnd
             let state = try reader.varint()
             guard state < UInt64(nextNumber) + firstNumberState else { throw .corrupt("bad file number") }
             let skip: FileSkip?
@@ -314,15 +337,53 @@ public enum TreeIndexFormat {
     /// Whether `path` is a path below the root as a walk lists it: `/`-separated names, none
     /// empty, `.` or `..`, no NUL.
     static func isRelativePath(_ path: [UInt8]) -> Bool {
-        guard !path.isEmpty else { return false }
-        var start = 0
-        for index in 0...path.count where index == path.count || path[index] == UInt8(ascii: "/") {
-            let length = index - start
-            if length == 0 { return false }
-            if path[start] == UInt8(ascii: ".") && (length == 1 || (length == 2 && path[start + 1] == UInt8(ascii: "."))) { return false }
-            start = index + 1
+        path.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty, memchr(base, 0, bytes.count) == nil else { return false }
+            let dot = UInt8(ascii: ".")
+            // Each name from `start` to the next `/` (found with memchr: a manifest holds tens of
+            // thousands of paths): not empty, not `.` or `..`.
+            var start = 0
+            while true {
+                let slash = memchr(base + start, Int32(UInt8(ascii: "/")), bytes.count - start)
+                    .map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
+                let length = slash - start
+                if length == 0 || (bytes[start] == dot && (length == 1 || (length == 2 && bytes[start + 1] == dot))) { return false }
+                if slash == bytes.count { return true }
+                start = slash + 1
+            }
         }
-        return !path.contains(0)
+    }
+
+    /// Where the folder of a listed file's `path` ends (its last `/`, -1 in the root) when the
+    /// path is relative without `.` or `..` and its folder is listed, else `nil`. The first
+    /// `shared` bytes are the previous path's, already checked (its folder ending at
+    /// `previousFolderEnd`): only the rest is read, and a file in the previous one's folder is
+    /// not looked up (a manifest holds tens of thousands of paths, mostly a name apart).
+    static func checkedFolderEnd(_ path: [UInt8], sharing shared: Int, previousFolderEnd: Int, folders: ListedFolders) -> Int? {
+        path.withUnsafeBufferPointer { bytes -> Int? in
+            let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+            guard !bytes.isEmpty else { return nil }
+            // Back to the start of the name the new bytes begin in.
+            var start = previousFolderEnd == Int.min ? 0 : min(shared, bytes.count)
+            while start > 0 && bytes[start - 1] != slash { start -= 1 }
+            var nameStart = start, lastSlash = start - 1
+            func isName(_ from: Int, _ to: Int) -> Bool {
+                to > from && !(bytes[from] == dot && (to - from == 1 || (to - from == 2 && bytes[from + 1] == dot)))
+            }
+            for index in start..<bytes.count {
+                let byte = bytes[index]
+                if byte == 0 { return nil }
+                if byte == slash {
+                    guard isName(nameStart, index) else { return nil }
+                    lastSlash = index
+                    nameStart = index + 1
+                }
+            }
+            guard isName(nameStart, bytes.count) else { return nil }
+            // The same folder as the previous path's: its bytes are shared and end where its did.
+            if lastSlash == previousFolderEnd && lastSlash < shared { return lastSlash }
+            return folders.contains(path[..<max(lastSlash, 0)]) ? lastSlash : nil
+        }
     }
 
     /// The folder part of a relative path (empty for the root).
@@ -332,7 +393,7 @@ public enum TreeIndexFormat {
 
     /// Whether `path` is one a walk watches: an ignore file, `.git` or `.git/info/exclude` in a
     /// listed folder or in a folder above the root (`../` repeated).
-    static func isWatchedPath(_ path: [UInt8], in folders: Set<[UInt8]>) -> Bool {
+    static func isWatchedPath(_ path: [UInt8], in folders: ListedFolders) -> Bool {
         let up = Array("../".utf8)
         var rest = path[...]
         var above = false
@@ -346,7 +407,7 @@ public enum TreeIndexFormat {
             guard rest.count >= name.count, rest.suffix(name.count).elementsEqual(name) else { return false }
             if rest.count == name.count { return true } // in the root
             let folderEnd = rest.endIndex - name.count - 1
-            return rest[folderEnd] == UInt8(ascii: "/") && folders.contains(Array(rest[..<folderEnd]))
+            return rest[folderEnd] == UInt8(ascii: "/") && folders.contains(rest[..<folderEnd])
         }
     }
 
@@ -530,6 +591,12 @@ public enum TreeIndexFormat {
         }
 
         mutating func path(after previous: inout [UInt8]) throws(Error) -> [UInt8] {
+            var shared = 0
+            return try path(after: &previous, shared: &shared)
+        }
+
+        /// ``path(after:)``, also giving how many bytes it shares with `previous`.
+        mutating func path(after previous: inout [UInt8], shared sharedCount: inout Int) throws(Error) -> [UInt8] {
             let shared = try varint()
             guard shared <= UInt64(previous.count) else { throw .corrupt("bad path") }
             let rest = try bytes(try count())
@@ -540,6 +607,7 @@ public enum TreeIndexFormat {
                 initialized = Int(shared) + rest.count
             }
             previous = path
+            sharedCount = Int(shared)
             return path
         }
 
@@ -592,5 +660,65 @@ public struct TreeManifest: Sendable, Equatable {
     static func isSegmentName(_ name: String) -> Bool {
         name.hasPrefix(segmentPrefix) && name.count > segmentPrefix.count
             && name.dropFirst(segmentPrefix.count).allSatisfy { $0.isHexDigit && $0.isASCII }
+    }
+}
+
+/// The folders of a listing being read, in walk order: each must follow its parent, and a file's
+/// or a watched path's folder must be one of them (found by bisection: no hashing of paths, which
+/// cost a search more than the rest of reading the manifest).
+struct ListedFolders: Sendable {
+    private(set) var paths: [[UInt8]] = []
+    /// Each folder's position by a hash of its bytes (hashing an array of bytes through
+    /// `Hashable` costs a call per byte).
+    private var positions: [UInt64: Int] = [:]
+
+    /// Room for `capacity` folders.
+    init(capacity: Int) {
+        paths.reserveCapacity(capacity)
+        positions.reserveCapacity(capacity)
+    }
+
+    /// Appends `path` when it comes after the last folder in walk order and its parent is listed
+    /// (the root, empty, has none); returns whether it did.
+    mutating func appendAfterItsParent(_ path: [UInt8]) -> Bool {
+        if path.isEmpty {
+            guard paths.isEmpty else { return false }
+        } else {
+            guard let last = paths.last, TreeListing.walkOrderPrecedes(last, path),
+                  contains(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)]) else { return false }
+        }
+        let key = ListedFolders.hash(path[...])
+        if positions[key] == nil { positions[key] = paths.count }
+        paths.append(path)
+        return true
+    }
+
+    /// Whether `folder` is listed.
+    func contains(_ folder: ArraySlice<UInt8>) -> Bool {
+        guard let position = positions[ListedFolders.hash(folder)] else { return false }
+        if ListedFolders.same(folder, paths[position]) { return true }
+        // Two folders with one hash (rare): by bisection.
+        var low = 0, high = paths.count
+        while low < high {
+            let middle = (low + high) / 2
+            if TreeListing.walkOrderPrecedes(paths[middle], folder) { low = middle + 1 } else { high = middle }
+        }
+        return low < paths.count && ListedFolders.same(folder, paths[low])
+    }
+
+    /// FNV-1a of the bytes.
+    private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBufferPointer { buffer in
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in buffer { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return hash
+        }
+    }
+
+    /// Whether the bytes are the same (compared at once, not element by element).
+    static func same(_ first: ArraySlice<UInt8>, _ second: [UInt8]) -> Bool {
+        first.count == second.count && first.withUnsafeBytes { first in
+            second.withUnsafeBytes { first.count == 0 || memcmp(first.baseAddress!, $0.baseAddress!, first.count) == 0 }
+        }
     }
 }

@@ -77,8 +77,18 @@ extension TreeListing {
     /// Whether `first` comes before `second` in walk order: component by component, each compared
     /// bytewise — bytewise with `/` below every other byte (names hold neither `/` nor NUL).
     static func walkOrderPrecedes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        first.withUnsafeBufferPointer { first in second.withUnsafeBufferPointer { walkOrderPrecedes(first, $0) } }
+    }
+
+    /// ``walkOrderPrecedes(_:_:)-([UInt8],[UInt8])`` of a path and a part of another.
+    static func walkOrderPrecedes(_ first: [UInt8], _ second: ArraySlice<UInt8>) -> Bool {
+        first.withUnsafeBufferPointer { first in second.withUnsafeBufferPointer { walkOrderPrecedes(first, $0) } }
+    }
+
+    private static func walkOrderPrecedes(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
         let slash = UInt8(ascii: "/")
-        for (a, b) in zip(first, second) where a != b {
+        for index in 0..<min(first.count, second.count) where first[index] != second[index] {
+            let a = first[index], b = second[index]
             return (a == slash ? 0 : a) < (b == slash ? 0 : b)
         }
         return first.count < second.count

@@ -232,6 +232,12 @@ import TrawlText
         (["a.txt"], ["", "src"], ["../../etc/passwd"]), // watched: only ignore files and .git markers
         (["a.txt"], ["", "src"], ["elsewhere/.gitignore"]),
         (["a.txt"], ["", "src"], ["src/notes.txt"]),
+        // After a good path, sharing its first bytes (only the rest is read again).
+        (["src/a.txt", "src/../../x"], ["", "src"], [".gitignore"]),
+        (["src/a.txt", "src/a.txt/"], ["", "src"], [".gitignore"]),
+        (["src/a.txt", "src/b/c.txt"], ["", "src"], [".gitignore"]),
+        (["src/..a", "src/."], ["", "src"], [".gitignore"]),
+        (["src/a.txt", "sr/a.txt"], ["", "src"], [".gitignore"]),
     ])
     func aListingNoWalkCouldMakeIsRefused(files: [String], folders: [String], watched: [String]) throws {
         let bytes = TreeIndexFormat.encode(manifest(files: files, folders: folders, watched: watched), key: key)
@@ -240,7 +246,7 @@ import TrawlText
 
     @Test func listingsAWalkMakesAreRead() throws {
         for watched in [[".gitignore", ".git", ".git/info/exclude"], ["../.ignore", "../../.git", "src/.ignore", "src/.git/info/exclude"]] {
-            let made = manifest(files: ["a.txt", "src/b.txt", "src/..c", "src/.d"], watched: watched)
+            let made = manifest(files: ["a.txt", "src/b.txt", "src/..c", "src/.d", "src/.d.e", "srcs.txt"], watched: watched)
             #expect(try TreeIndexFormat.decodeManifest(TreeIndexFormat.encode(made, key: key), key: key) == made)
         }
     }
