@@ -34,6 +34,8 @@ struct PatternParser {
     var lookbehindDepth = 0
     /// Inside a `\Q…\E` quote.
     var inQuote = false
+    /// The deepest nesting of groups read (PCRE2's default limit).
+    static let nestingLimit = 250
     /// How many groups enclose the position, and how many branches the pattern's top level has.
     private var groupDepth = 0
     private(set) var topLevelBranches = 1
@@ -326,6 +328,14 @@ struct PatternParser {
             hasSubjectAssertions = true
             hasAssertions = true
             if !isLookbehind { hasLookahead = true }
+        }
+        // Past PCRE2's own limit (its default `parens_nest_limit`) PCRE2 refuses the pattern
+        // ("parentheses are too deeply nested"): read no deeper, so that hostile nesting cannot
+        // exhaust the stack here first; the rest is PCRE2's to report.
+        guard groupDepth < PatternParser.nestingLimit else {
+            failed = true
+            index = pattern.count
+            return .unknown(lineFeed: true)
         }
         if isLookbehind { lookbehindDepth += 1 }
         groupDepth += 1

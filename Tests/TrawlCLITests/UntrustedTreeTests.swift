@@ -107,3 +107,14 @@ final class StopFlag: @unchecked Sendable { // guarded by `lock`
         #expect(try String(contentsOf: file, encoding: .utf8) == "y\n")
     }
 }
+
+/// Hostile patterns: an error with PCRE2's message and exit 2, never a crash.
+@Suite struct HostilePatternTests {
+    @Test func parenthesesNestedTenThousandDeepAreAnError() throws {
+        let pattern = String(repeating: "(", count: 10_000) + "a" + String(repeating: ")", count: 10_000)
+        let run = try trawl(["find", "-c", pattern, "/dev/null"], limit: 30)
+        #expect(run.status == 2 && run.stderr.contains("too deeply nested"), "\(run.status): \(run.stderr.prefix(300))")
+        let replaced = try trawl(["replace", pattern, "x", "/dev/null"], limit: 30)
+        #expect(replaced.status == 2, "\(replaced.stderr.prefix(300))")
+    }
+}
