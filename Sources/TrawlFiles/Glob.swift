@@ -1,66 +1,39 @@
 /// A glob as in `.gitignore` files and ripgrep's `-g`: `*` and `?` do not cross `/`, `**` does,
 /// `[a-z]` / `[!a-z]` are classes, `{a,b}` are alternatives (nested too), and `\` escapes.
-/// Matching works on bytes.
+/// Matching works on bytes, in time proportional to the pattern times the path at worst
+/// (``GlobAutomaton``): a hostile glob cannot hang a walk.
 ///
 /// Written by hand: Foundation and glibc `fnmatch` have no `**`, and no package in reach does
 /// gitignore globs.
 public struct Glob: Hashable, Sendable {
-    /// The pattern with its `{...}` alternatives expanded.
-    let alternatives: [[UInt8]]
+    /// The pattern as written.
+    let pattern: [UInt8]
+    /// The pattern as one automaton, when it has `{...}` groups or several `**` (which the
+    /// backtracking matcher below would take exponential time over); `nil`: matched directly.
+    private let automaton: GlobAutomaton?
 
-    /// Parses a glob (braces are expanded here, once).
-    public init(_ pattern: String) { alternatives = Glob.expandBraces(Array(pattern.utf8)[...]) }
+    /// Parses a glob.
+    public init(_ pattern: String) {
+        let bytes = Array(pattern.utf8)
+        let globstars = bytes.indices.dropLast().filter { bytes[$0] == UInt8(ascii: "*") && bytes[$0 + 1] == UInt8(ascii: "*") }
+        self.pattern = bytes
+        automaton = bytes.contains(UInt8(ascii: "{")) || globstars.count > 1 ? GlobAutomaton(bytes) : nil
+    }
+
+    public static func == (first: Glob, second: Glob) -> Bool { first.pattern == second.pattern }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
     /// Whether the glob matches all of `path`.
     public func matches(_ path: some Collection<UInt8>) -> Bool {
+        if let automaton { return automaton.matches(path) }
         let text = Array(path)
-        return alternatives.contains { Glob.match($0[...], text[...]) }
+        return Glob.match(pattern[...], text[...])
     }
 
-    /// The patterns a `{a,b}` group stands for (the first group, then recursively the rest). A
-    /// brace without its partner, or inside `[...]`, or escaped, is literal.
-    static func expandBraces(_ pattern: ArraySlice<UInt8>) -> [[UInt8]] {
-        var index = pattern.startIndex
-        var inClass = false
-        var open: Int?
-        var depth = 0
-        var commas: [Int] = []
-        while index < pattern.endIndex {
-            let byte = pattern[index]
-            if byte == UInt8(ascii: "\\") {
-                index += 2
-                continue
-            }
-            if inClass {
-                if byte == UInt8(ascii: "]") { inClass = false }
-            } else if byte == UInt8(ascii: "[") {
-                inClass = true
-            } else if byte == UInt8(ascii: "{") {
-                if depth == 0 { open = index; commas = [] }
-                depth += 1
-            } else if byte == UInt8(ascii: ","), depth == 1 {
-                commas.append(index)
-            } else if byte == UInt8(ascii: "}"), depth > 0 {
-                depth -= 1
-                if depth == 0, let start = open {
-                    let prefix = pattern[pattern.startIndex..<start]
-                    let suffixes = expandBraces(pattern[(index + 1)...])
-                    var result: [[UInt8]] = []
-                    let bounds = [start] + commas + [index]
-                    for part in 0..<(bounds.count - 1) {
-                        for middle in expandBraces(pattern[(bounds[part] + 1)..<bounds[part + 1]]) {
-                            for suffix in suffixes { result.append(Array(prefix) + middle + suffix) }
-                        }
-                    }
-                    return result
-                }
-            }
-            index += 1
-        }
-        return [Array(pattern)]
-    }
-
-    private static func match(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
+    /// Matches a pattern without `{...}` groups by backtracking (linear for single `*`s: only the
+    /// last one is retried; a `**` retries the rest at each place).
+    static func match(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
         var p = pattern.startIndex, t = text.startIndex
         // Backtracking point for the last single `*` (cannot cross '/').
         var starP = -1, starT = -1

@@ -117,4 +117,18 @@ final class StopFlag: @unchecked Sendable { // guarded by `lock`
         let replaced = try trawl(["replace", pattern, "x", "/dev/null"], limit: 30)
         #expect(replaced.status == 2, "\(replaced.stderr.prefix(300))")
     }
+
+    /// Globs whose alternatives expanded exponentially (`-g`, and the same in a tree's ignore
+    /// files): answered under a deadline, with the walk's usual answer.
+    @Test func globsOfManyAlternativesDoNotHang() throws {
+        let tree = try temporaryFolder("hostile-globs")
+        try Data("needle\n".utf8).write(to: tree.appendingPathComponent("abcdabcdabcdabcd"))
+        try Data("needle\n".utf8).write(to: tree.appendingPathComponent("other.txt"))
+        let sixteen = String(repeating: "{a,b,c,d}", count: 16)
+        let run = try trawl(["find", "-l", "-g", sixteen, "needle", "."], in: tree, limit: 30)
+        #expect(run.status == 0 && run.stdout == "./abcdabcdabcdabcd\n", "\(run.status) \(run.stdout) \(run.stderr)")
+        try Data((String(repeating: "*{a,b}", count: 24) + "\n").utf8).write(to: tree.appendingPathComponent(".ignore"))
+        let ignored = try trawl(["find", "-l", "needle", "."], in: tree, limit: 30)
+        #expect(ignored.status == 0 && ignored.stdout.contains("other.txt"), "\(ignored.stdout) \(ignored.stderr)")
+    }
 }
