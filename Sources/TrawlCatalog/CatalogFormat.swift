@@ -134,15 +134,21 @@ public enum CatalogFormat {
         return encoded
     }
 
+    /// Checks a stored catalog's `header` (its first bytes) against the size of the file it
+    /// starts: magic, version, its own checksum, and a body length that is the rest of the file.
+    static func checkHeader(_ header: [UInt8], fileSize: Int) throws(TreeIndexFormat.Error) {
+        guard header.count >= headerLength, Array(header[0..<8]) == magic else { throw .notAnIndex }
+        let version = UInt32(TreeIndexFormat.readUInt(header, 8, 4))
+        guard (1...Self.version).contains(version) else { throw .unsupportedVersion(version) }
+        guard TreeIndexFormat.readUInt(header, 28, 8) == TreeIndexFormat.checksum(header[0..<28]) else { throw .corrupt("header checksum") }
+        guard TreeIndexFormat.readUInt(header, 12, 8) == UInt64(fileSize - headerLength) else { throw .corrupt("truncated") }
+    }
+
     /// The catalog `bytes` hold; throws when they are not a catalog, of another version, truncated
     /// or corrupt.
     public static func decode(_ bytes: [UInt8]) throws(TreeIndexFormat.Error) -> Catalog {
-        guard bytes.count >= headerLength, Array(bytes[0..<8]) == magic else { throw .notAnIndex }
+        try checkHeader(bytes, fileSize: bytes.count)
         let version = UInt32(TreeIndexFormat.readUInt(bytes, 8, 4))
-        guard (1...Self.version).contains(version) else { throw .unsupportedVersion(version) }
-        guard TreeIndexFormat.readUInt(bytes, 28, 8) == TreeIndexFormat.checksum(bytes[0..<28]) else { throw .corrupt("header checksum") }
-        let length = TreeIndexFormat.readUInt(bytes, 12, 8)
-        guard length == UInt64(bytes.count - headerLength) else { throw .corrupt("truncated") }
         guard TreeIndexFormat.readUInt(bytes, 20, 8) == TreeIndexFormat.checksum(bytes[headerLength...]) else { throw .corrupt("body checksum") }
         var reader = TreeIndexFormat.Reader(bytes: bytes, position: headerLength, end: bytes.count)
         var fields: [CatalogField] = []

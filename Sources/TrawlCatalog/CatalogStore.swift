@@ -22,23 +22,63 @@ public enum CatalogStore {
     /// Writes the catalog `encoded` holds (``CatalogFormat``) into `folder` (created with its
     /// parents when missing), atomically.
     public static func save(encoded: CatalogFormat.Encoded, in folder: FilePath) throws(Errno) {
-        try makeFolders(folder)
+        // The default folder is the tree's own (a tree may ship `.trawl` as a link out of it):
+        // each of its folders must be a real one. A folder the user names is taken as named.
+        try makeFolders(folder, followingLinks: folder != defaultFolder)
         try TreeIndexStore.writeAtomically(parts: encoded.parts, to: path(in: folder))
     }
 
-    /// Reads the catalog stored in `folder`.
+    /// The most bytes a stored catalog may take (ten times a million items'): a larger one is
+    /// refused before anything is allocated for it.
+    static let sizeLimit = 4 << 30
+
+    /// Reads the catalog stored in `folder`. The file is opened without following a link and
+    /// without blocking (a FIFO or device there is refused, not waited on), and its header is
+    /// read and checked before its body, whose length must be the file's.
     public static func load(from folder: FilePath) throws -> Catalog {
-        let descriptor = try FileDescriptor.open(path(in: folder), .readOnly, options: .closeOnExec)
-        let read = try descriptor.closeAfter { descriptor.readToEnd() }
-        if let error = read.error { throw error }
-        return try CatalogFormat.decode(read.bytes)
+        let file = path(in: folder)
+        let opened = file.withPlatformString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard opened >= 0 else {
+            if errno == ELOOP { throw TreeIndexFormat.Error.unusable("\(file): a symbolic link, not a stored catalog; refused") }
+            throw Errno(rawValue: errno)
+        }
+        let descriptor = FileDescriptor(rawValue: opened)
+        return try descriptor.closeAfter { () throws -> Catalog in
+            var status = stat()
+            guard fstat(opened, &status) == 0 else { throw Errno(rawValue: errno) }
+            guard status.st_mode & S_IFMT == S_IFREG else { throw TreeIndexFormat.Error.unusable("\(file): not a regular file; refused") }
+            let size = Int(status.st_size)
+            let header = try readExactly(opened, at: 0, count: min(size, CatalogFormat.headerLength))
+            try CatalogFormat.checkHeader(header, fileSize: size)
+            guard size <= sizeLimit else { throw TreeIndexFormat.Error.corrupt("a catalog of \(size) bytes, more than any catalog holds") }
+            return try CatalogFormat.decode(try readExactly(opened, at: 0, count: size))
+        }
     }
 
-    private static func makeFolders(_ folder: FilePath) throws(Errno) {
+    /// `count` bytes at `offset` of the open file, or a failure when it has fewer.
+    private static func readExactly(_ descriptor: Int32, at offset: Int, count: Int) throws -> [UInt8] {
+        var got = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while got < count {
+                let n = pread(descriptor, buffer.baseAddress! + got, count - got, off_t(offset + got))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                got += n
+            }
+            initialized = got
+        }
+        guard got == count else { throw TreeIndexFormat.Error.corrupt("truncated") }
+        return bytes
+    }
+
+    private static func makeFolders(_ folder: FilePath, followingLinks: Bool) throws(Errno) {
         var path = folder.root.map { FilePath(root: $0) } ?? FilePath()
         for component in folder.components {
             path.append(component)
-            if case .failure = path.status() {
+            switch followingLinks ? path.status() : path.linkStatus() {
+            case .success(let status):
+                guard status.st_mode & S_IFMT == S_IFDIR else { throw followingLinks ? .notDirectory : .tooManySymbolicLinkLevels }
+            case .failure:
                 guard path.withPlatformString({ mkdir($0, 0o755) }) == 0 || errno == EEXIST else { throw Errno(rawValue: errno) }
             }
         }

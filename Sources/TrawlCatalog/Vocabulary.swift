@@ -83,8 +83,11 @@ struct Vocabulary: Sendable {
         for number in sorted.count..<count {
             let word = word(UInt32(number))
             guard word.count >= 3 else { continue }
-            // A trigram met twice in the word is posted once: a posting list ignores a unit it holds.
-            grams.add((word.startIndex...(word.endIndex - 3)).lazy.map { Trigram(word[$0], word[$0 + 1], word[$0 + 2]) }, to: UInt32(number))
+            // Each distinct trigram once, collected in one pass over the word's bytes: a word of
+            // megabytes (one stored item can hold one) costs about its bytes, not a posting
+            // lookup per trigram.
+            let keys = word.withUnsafeBufferPointer { TreeIndexer.trigramKeys(in: $0) }
+            grams.add(keys.map { Trigram(key: $0) }, to: UInt32(number))
         }
         let added = (sorted.count..<count).map(UInt32.init).sorted { less($0, $1) }
         var merged: [UInt32] = []
@@ -117,21 +120,31 @@ struct Vocabulary: Sendable {
     /// folded text, as the typo budget counts letters) of `query`, or, when `prefix` is true, each
     /// word that begins within `typos` edits of `query`, with its distance.
     func forEachMatch(of query: [UInt8], typos: Int, prefix: Bool, _ report: (UInt32, Int) -> Void) {
+        // Past the trie's depth, typos are not looked for: such a word matches as typed.
+        if typos > 0, query.count > WordTrie.depthLimit { return forEachMatch(of: query, typos: 0, prefix: prefix, report) }
         if typos == 0, !prefix {
             if let number = query.withUnsafeBufferPointer({ number(of: $0, key: WordTable.key($0)) }) { report(number, 0) }
             return
         }
         let trie = trie
         if typos == 0 {
-            guard let node = trie.node(reachedBy: query) else { return }
-            for index in trie.words(under: node) { report(sorted[index], 0) }
+            // The trie holds words to its depth limit: a longer prefix is checked word by word.
+            let reachable = query.count <= WordTrie.depthLimit ? query : Array(query.prefix(WordTrie.depthLimit))
+            guard let node = trie.node(reachedBy: reachable) else { return }
+            for index in trie.words(under: node) where reachable.count == query.count || word(sorted[index]).starts(with: query) {
+                report(sorted[index], 0)
+            }
             return
         }
         // One row of edit distances per depth in bytes (a step inside a scalar copies the row), all
         // in one buffer.
         let query = Self.scalars(of: query[...])
         let width = query.count + 1
-        var rows = [Int](repeating: 0, count: width * (longest + 2))
+        // A walk stops once every distance passes the budget: past the query's scalars and the
+        // typos, at most four bytes each. Rows for the longest word would be gigabytes when one
+        // word is megabytes long.
+        let depth = min(longest, 4 * (query.count + typos + 2), WordTrie.depthLimit)
+        var rows = [Int](repeating: 0, count: width * (depth + 2))
         for column in 0..<width { rows[column] = column }
         sorted.withUnsafeBufferPointer { sorted in
             trie.nodes.withUnsafeBufferPointer { nodes in

@@ -20,6 +20,11 @@ struct WordTrie: Sendable {
     /// The nodes in preorder, then one sentinel whose `firstWord` is the word count.
     private(set) var nodes: [Node]
 
+    /// How many bytes of a word the trie holds: the words longer share the node of their first
+    /// bytes (none marked as a word there), so that a word of megabytes does not take a node per
+    /// byte. Typo-tolerant walks read no deeper; longer prefixes are checked word by word.
+    static let depthLimit = 256
+
     /// The trie of `count` distinct words in byte order, word `index` given by `word(index)`.
     init(count: Int, word: (Int) -> ArraySlice<UInt8>) {
         nodes = [Node(byte: 0, isWord: false, end: 0, firstWord: 0)]
@@ -27,7 +32,8 @@ struct WordTrie: Sendable {
         var path: [Int] = [0]
         var previous: ArraySlice<UInt8> = []
         for index in 0..<count {
-            let bytes = word(index)
+            let whole = word(index)
+            let bytes = whole.prefix(WordTrie.depthLimit)
             var common = 0
             var a = previous.startIndex, b = bytes.startIndex
             while a < previous.endIndex, b < bytes.endIndex, previous[a] == bytes[b] { common += 1; a += 1; b += 1 }
@@ -35,7 +41,7 @@ struct WordTrie: Sendable {
             while path.count > common + 1 { nodes[path.removeLast()].end = UInt32(nodes.count) }
             for offset in common..<bytes.count {
                 path.append(nodes.count)
-                nodes.append(Node(byte: bytes[bytes.startIndex + offset], isWord: offset == bytes.count - 1, end: 0, firstWord: UInt32(index)))
+                nodes.append(Node(byte: bytes[bytes.startIndex + offset], isWord: offset == whole.count - 1, end: 0, firstWord: UInt32(index)))
             }
             previous = bytes
         }

@@ -10,7 +10,8 @@ public struct Trigram: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The packed, folded bytes.
     public let key: UInt32
 
-    @inlinable init(key: UInt32) { self.key = key }
+    /// The trigram whose key (its three bytes, big-endian) is `key`.
+    @inlinable public init(key: UInt32) { self.key = key }
 
     /// The trigram of three bytes.
     public init(_ a: UInt8, _ b: UInt8, _ c: UInt8) {

@@ -185,3 +185,29 @@ import TrawlFiles
         try expectWalkAnswers(in: tree, "refreshed")
     }
 }
+
+/// The stored catalog of a tree trawl did not make: a FIFO is refused without hanging, a `.trawl`
+/// that links out of the tree is never written through.
+@Suite struct HostileCatalogCommandTests {
+    @Test func aFIFOCatalogAndALinkedIndexFolderAreRefused() throws {
+        let top = try temporaryFolder("hostile-catalog-cli")
+        let tree = top.appendingPathComponent("t")
+        try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+        let items = fixturesDirectory.appendingPathComponent("catalog/packages.jsonl")
+        #expect(try trawl(["catalog", "build", items.path], in: tree).status == 0)
+        let file = tree.appendingPathComponent(".trawl/catalog/catalog")
+        try FileManager.default.removeItem(at: file)
+        try #require(mkfifo(file.path, 0o644) == 0)
+        let search = try trawl(["catalog", "search", "python"], in: tree, limit: 20)
+        #expect(search.status == 2 && search.stderr.contains("not a regular file"), "\(search.status) \(search.stderr)")
+
+        // `.trawl` a link out of the tree: the catalog is not built through it.
+        try FileManager.default.removeItem(at: tree.appendingPathComponent(".trawl"))
+        let outside = top.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: tree.appendingPathComponent(".trawl"), withDestinationURL: outside)
+        let build = try trawl(["catalog", "build", items.path], in: tree, limit: 60)
+        #expect(build.status == 2, "\(build.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+    }
+}
