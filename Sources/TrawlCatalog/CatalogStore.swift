@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import SystemPackage
+import TrawlFiles
 import TrawlIndex
 
 /// Where a catalog lives on disk and how it is written: `FOLDER/catalog`, replaced atomically.
@@ -57,17 +58,7 @@ public enum CatalogStore {
 
     /// `count` bytes at `offset` of the open file, or a failure when it has fewer.
     private static func readExactly(_ descriptor: Int32, at offset: Int, count: Int) throws -> [UInt8] {
-        var got = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while got < count {
-                let n = pread(descriptor, buffer.baseAddress! + got, count - got, off_t(offset + got))
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                got += n
-            }
-            initialized = got
-        }
-        guard got == count else { throw TreeIndexFormat.Error.corrupt("truncated") }
+        guard let bytes = readBytes(descriptor, at: offset, count: count) else { throw TreeIndexFormat.Error.corrupt("truncated") }
         return bytes
     }
 

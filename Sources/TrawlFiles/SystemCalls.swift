@@ -146,3 +146,20 @@ func fileKind(_ mode: mode_t) -> String {
     default: "special file"
     }
 }
+
+/// `count` bytes at `offset` of the open file `descriptor`, or `nil` when it has fewer (it
+/// shrank, or ends sooner). Not zeroed first: an index's table is megabytes, read at every search.
+package func readBytes(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
+    var got = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        while got < count {
+            let n = pread(descriptor, buffer.baseAddress! + got, count - got, off_t(offset + got))
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            got += n
+        }
+        // A short read is refused below; the bytes never read are not kept.
+        initialized = got
+    }
+    return got == count ? bytes : nil
+}

@@ -186,20 +186,9 @@ final class ReadOnlyFile: Sendable {
     deinit { close(descriptor) }
 
     func read(_ offset: Int, _ count: Int) throws(TreeIndexFormat.Error) -> [UInt8] {
-        guard offset >= 0, count >= 0, offset + count <= size else { throw .corrupt("truncated") }
-        // Not zeroed first: a table is megabytes, read at every search.
-        var got = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while got < count {
-                let n = pread(descriptor, buffer.baseAddress! + got, count - got, off_t(offset + got))
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                got += n
-            }
-            // A short read (the file shrank) is refused below; the bytes never read are not kept.
-            initialized = got
+        guard offset >= 0, count >= 0, offset + count <= size, let bytes = readBytes(descriptor, at: offset, count: count) else {
+            throw .corrupt("truncated")
         }
-        guard got == count else { throw .corrupt("truncated") }
         return bytes
     }
 }
