@@ -97,12 +97,12 @@ public final class SearchField<Token: Identifiable & Hashable, Scope: Hashable>:
         didSet { refreshSuggestions() }
     }
     /// Where suggestions show, and whether each place shows them.
-    public var suggestionsPlacement: SearchSuggestionsPlacement = .automatic
-    public var suggestionsVisibility: [SearchSuggestionsPlacement: SearchVisibility] = [:]
+    public var suggestionsPlacement: Searchable.SuggestionsPlacement = .automatic
+    public var suggestionsVisibility: [Searchable.SuggestionsPlacement: SearchVisibility] = [:]
 
     /// Whether the suggestion list shows in `placement` now: while searching, with at least one
     /// suggestion, where the placement is in use and not hidden.
-    public func showsSuggestions(in placement: SearchSuggestionsPlacement) -> Bool {
+    public func showsSuggestions(in placement: Searchable.SuggestionsPlacement) -> Bool {
         guard isSearching, !suggestions.isEmpty else { return false }
         let visibility = suggestionsVisibility[placement] ?? .automatic
         if visibility == .hidden { return false }
@@ -147,7 +147,7 @@ public final class SearchField<Token: Identifiable & Hashable, Scope: Hashable>:
     /// The scopes offered.
     public var scopes: [Scope] = []
     /// When the scope bar shows.
-    public var scopeActivation: SearchScopeActivation = .automatic
+    public var scopeActivation: Searchable.ScopeActivation = .automatic
     /// The platform whose conventions `automatic` settings follow.
     public var platform: SearchPlatformProfile = .iOS
     private var hasEnteredText = false
@@ -179,7 +179,7 @@ public final class SearchField<Token: Identifiable & Hashable, Scope: Hashable>:
         didSet { if isFocused, !isSearching { activate(focus: true) } }
     }
     /// Toolbar hints, carried for the host.
-    public var toolbarBehavior: SearchToolbarBehavior = .automatic
+    public var presentationToolbarBehavior: Searchable.PresentationToolbarBehavior = .automatic
     public var prefersMinimizedToolbar = false
 
     /// Called when the user submits (from the field or a completion).

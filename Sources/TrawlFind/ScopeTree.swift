@@ -33,7 +33,7 @@ public final class ScopeTree {
         var findDisabled: Bool?
         var replaceDisabled: Bool?
         var searchable: (any SearchPresenting)?
-        var searchPlacement: SearchFieldPlacement = .automatic
+        var searchPlacement: Searchable.FieldPlacement = .automatic
         var hasSearchScopes = false
     }
 
@@ -137,9 +137,9 @@ public final class ScopeTree {
     }
 
     func searchable(on node: Node) -> (any SearchPresenting)? { entries[node.id]?.searchable }
-    func searchPlacement(on node: Node) -> SearchFieldPlacement { entries[node.id]?.searchPlacement ?? .automatic }
+    func searchPlacement(on node: Node) -> Searchable.FieldPlacement { entries[node.id]?.searchPlacement ?? .automatic }
     func hasSearchScopes(on node: Node) -> Bool { entries[node.id]?.hasSearchScopes ?? false }
-    func setSearchable(_ field: (any SearchPresenting)?, placement: SearchFieldPlacement, on node: Node) {
+    func setSearchable(_ field: (any SearchPresenting)?, placement: Searchable.FieldPlacement, on node: Node) {
         entries[node.id]?.searchable = field
         entries[node.id]?.searchPlacement = placement
     }

@@ -176,9 +176,9 @@ struct Tag: Identifiable, Hashable {
 
     @Test func toolbarAndFocusHintsAreCarried() {
         let field = Field()
-        field.toolbarBehavior = .avoidHidingContent
+        field.presentationToolbarBehavior = .avoidHidingContent
         field.prefersMinimizedToolbar = true
-        #expect(field.toolbarBehavior == .avoidHidingContent && field.prefersMinimizedToolbar)
+        #expect(field.presentationToolbarBehavior == .avoidHidingContent && field.prefersMinimizedToolbar)
     }
 }
 
