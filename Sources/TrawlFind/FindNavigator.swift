@@ -43,7 +43,10 @@ public final class FindNavigator {
 
     /// The text to find (a literal, or a PCRE2 pattern when ``options`` says regex).
     public var query = "" { didSet { if query != oldValue { search() } } }
-    /// Match case, whole word, regex.
+    /// Match case, whole word, regex. Whatever its ``FindOptions/emptyMatchRule`` says, the
+    /// navigator finds empty matches as VS Code's find does
+    /// (``EmptyMatchRule/skippedWhereAMatchEndedItsLine``: `\d*` finds 7 matches in `10.243.30.10`,
+    /// `.*` each line once), as an editor's find is expected to.
     public var options = FindOptions() { didSet { if options != oldValue { search() } } }
     /// Whether next and previous wrap around the document's ends.
     public var wraps = true
@@ -158,10 +161,12 @@ public final class FindNavigator {
             diagnostic = .emptyQuery
             return
         }
+        var editorOptions = options
+        editorOptions.emptyMatchRule = .skippedWhereAMatchEndedItsLine
         do {
             switch options.syntax {
-            case .literal: matcher = try LiteralMatcher(query, options: options)
-            case .regex: matcher = try RegexMatcher(query, options: options)
+            case .literal: matcher = try LiteralMatcher(query, options: editorOptions)
+            case .regex: matcher = try RegexMatcher(query, options: editorOptions)
             }
         } catch {
             if case .invalidPattern(let message, let offset) = error {

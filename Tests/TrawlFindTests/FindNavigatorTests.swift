@@ -279,10 +279,12 @@ import TrawlText
     }
 
     @Test func aRestartIsNeverWhereAMatchEnded() {
+        // As VS Code: an empty match where "a" ended; after it the search steps over the line
+        // break, so the lazy `\n??` never takes it.
         let find = navigator("a\n" + String(repeating: "x", count: 8), "a|(?<=a)\\n??", .regex)
-        #expect(find.matches.ranges == [0..<1, 1..<2])
+        #expect(find.matches.ranges == [0..<1, 1..<1])
         find.document.replace(10..<10, with: "a")
-        #expect(find.matches.ranges == [0..<1, 1..<2, 10..<11])
+        #expect(find.matches.ranges == [0..<1, 1..<1, 10..<11])
     }
 
     @Test func searchesThroughTheIndexEqualFullSearchesAcrossEdits() async throws {
