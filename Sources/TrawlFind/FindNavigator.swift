@@ -107,10 +107,16 @@ public final class FindNavigator {
     /// The index of the match that is the primary selection, if it is one.
     public var currentMatchIndex: Int? { matches.index(of: document.primarySelection) }
 
-    /// "3 of 12000000", "? of 5" when the selection is not a match, "No results" when there are none.
+    /// The match "i of N" names: the selected match, else the one ``findNext()`` would select
+    /// (the first starting at or after the selection's end, the first of all when wrapping past
+    /// the last), as current editors count; nil when next would select none.
+    public var positionMatchIndex: Int? { currentMatchIndex ?? nextIndex(wrapping: wraps) }
+
+    /// "3 of 12000000" (see ``positionMatchIndex``), "? of 5" when no match is next (past the last
+    /// without wrap), "Searching…" or "No results" when there are none yet or at all.
     public var positionDescription: String {
         if matches.isEmpty { return isSearching ? "Searching…" : "No results" }
-        return "\(currentMatchIndex.map { String($0 + 1) } ?? "?") of \(matches.count)"
+        return "\(positionMatchIndex.map { String($0 + 1) } ?? "?") of \(matches.count)"
     }
 
     // MARK: Presenting
