@@ -31,10 +31,13 @@ public final class FindNavigator {
     /// Disabling find dismisses the navigator; disabling replace hides the replace part.
     public var policy: FindPolicy = .enabled {
         didSet {
-            if policy.isFindDisabled { presented = false }
+            if policy.isFindDisabled { dismiss() }
             if policy.isReplaceDisabled { isReplaceShown = false }
         }
     }
+    /// Called each time the navigator is hidden, by any means: a ``ScopeTree`` forgets which
+    /// presenting modifier showed it.
+    @ObservationIgnored var presentationDidEnd: (() -> Void)?
 
     /// Whether replace actions can run now.
     public var isReplaceAvailable: Bool { !policy.isReplaceDisabled }
@@ -131,8 +134,10 @@ public final class FindNavigator {
 
     /// Hides the find interface.
     public func dismiss() {
+        let wasPresented = presented
         presented = false
         isReplaceShown = false
+        if wasPresented { presentationDidEnd?() }
     }
 
     // MARK: Scopes
