@@ -8,7 +8,7 @@ public struct SearchSuggestion<Token: Identifiable & Hashable>: Hashable, Identi
     public enum Completion: Hashable {
         /// Replaces the text being edited (tokens stay).
         case text(String)
-        /// Turns the text being edited into this token.
+        /// Adds this token in place of the partial word being typed (the text before it stays).
         case token(Token)
     }
 
