@@ -31,6 +31,7 @@ public enum SearchDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// A placement no container above the node can satisfy: it falls back to automatic.
     case placementFellBack(ScopeTree.Node, requested: Searchable.FieldPlacement)
 
+    /// A sentence for a log or a test failure.
     public var description: String {
         switch self {
         case .fieldWillNotAppear(let node):
