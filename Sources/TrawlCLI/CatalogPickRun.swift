@@ -206,8 +206,7 @@ struct Picker {
                 if field.text.isEmpty { if let last = field.tokens.last { field.removeToken(id: last.id) } } else { field.text.removeLast() }
             case .tab:
                 if let suggestion = field.suggestions.first(where: { $0.completion != nil }) {
-                    field.choose(suggestion)
-                    field.isPresented = true // choosing submits; picking goes on
+                    field.choose(suggestion) // fills the field; picking goes on
                 }
             case .switchScope:
                 guard !field.scopes.isEmpty else { break }

@@ -389,6 +389,12 @@ public struct Catalog: Sendable {
 
     func valueNumber(of filter: CatalogFilter) -> UInt32? { valueNumbers[filter] }
 
+    /// Whether an item the catalog holds now has this attribute value.
+    func hasLiveItem(with filter: CatalogFilter) -> Bool {
+        guard let number = valueNumbers[filter] else { return false }
+        return valuePostings[Int(number)].contains { isLive[Int($0)] }
+    }
+
     func attributeNumber(of name: String) -> Int? { attributeNumbers[name] }
 
     /// Rebuilds the internal arrays without the retired numbers once they outnumber the live ones;

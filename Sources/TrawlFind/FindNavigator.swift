@@ -31,10 +31,13 @@ public final class FindNavigator {
     /// Disabling find dismisses the navigator; disabling replace hides the replace part.
     public var policy: FindPolicy = .enabled {
         didSet {
-            if policy.isFindDisabled { presented = false }
+            if policy.isFindDisabled { dismiss() }
             if policy.isReplaceDisabled { isReplaceShown = false }
         }
     }
+    /// Called each time the navigator is hidden, by any means: a ``ScopeTree`` forgets which
+    /// presenting modifier showed it.
+    @ObservationIgnored var presentationDidEnd: (() -> Void)?
 
     /// Whether replace actions can run now.
     public var isReplaceAvailable: Bool { !policy.isReplaceDisabled }
@@ -43,7 +46,10 @@ public final class FindNavigator {
 
     /// The text to find (a literal, or a PCRE2 pattern when ``options`` says regex).
     public var query = "" { didSet { if query != oldValue { search() } } }
-    /// Match case, whole word, regex.
+    /// Match case, whole word, regex. Whatever its ``FindOptions/emptyMatchRule`` says, the
+    /// navigator finds empty matches as VS Code's find does
+    /// (``EmptyMatchRule/skippedWhereAMatchEndedItsLine``: `\d*` finds 7 matches in `10.243.30.10`,
+    /// `.*` each line once), as an editor's find is expected to.
     public var options = FindOptions() { didSet { if options != oldValue { search() } } }
     /// Whether next and previous wrap around the document's ends.
     public var wraps = true
@@ -104,10 +110,16 @@ public final class FindNavigator {
     /// The index of the match that is the primary selection, if it is one.
     public var currentMatchIndex: Int? { matches.index(of: document.primarySelection) }
 
-    /// "3 of 12000000", "? of 5" when the selection is not a match, "No results" when there are none.
+    /// The match "i of N" names: the selected match, else the one ``findNext()`` would select
+    /// (the first starting at or after the selection's end, the first of all when wrapping past
+    /// the last), as current editors count; nil when next would select none.
+    public var positionMatchIndex: Int? { currentMatchIndex ?? nextIndex(wrapping: wraps) }
+
+    /// "3 of 12000000" (see ``positionMatchIndex``), "? of 5" when no match is next (past the last
+    /// without wrap), "Searching…" or "No results" when there are none yet or at all.
     public var positionDescription: String {
         if matches.isEmpty { return isSearching ? "Searching…" : "No results" }
-        return "\(currentMatchIndex.map { String($0 + 1) } ?? "?") of \(matches.count)"
+        return "\(positionMatchIndex.map { String($0 + 1) } ?? "?") of \(matches.count)"
     }
 
     // MARK: Presenting
@@ -122,8 +134,10 @@ public final class FindNavigator {
 
     /// Hides the find interface.
     public func dismiss() {
+        let wasPresented = presented
         presented = false
         isReplaceShown = false
+        if wasPresented { presentationDidEnd?() }
     }
 
     // MARK: Scopes
@@ -158,10 +172,12 @@ public final class FindNavigator {
             diagnostic = .emptyQuery
             return
         }
+        var editorOptions = options
+        editorOptions.emptyMatchRule = .skippedWhereAMatchEndedItsLine
         do {
             switch options.syntax {
-            case .literal: matcher = try LiteralMatcher(query, options: options)
-            case .regex: matcher = try RegexMatcher(query, options: options)
+            case .literal: matcher = try LiteralMatcher(query, options: editorOptions)
+            case .regex: matcher = try RegexMatcher(query, options: editorOptions)
             }
         } catch {
             if case .invalidPattern(let message, let offset) = error {

@@ -12,18 +12,6 @@ public enum ContainerKind: Hashable, Sendable {
     case sheet
 }
 
-/// Where a searchable's field is requested (SwiftUI's `SearchFieldPlacement`).
-public enum SearchFieldPlacement: Hashable, Sendable {
-    /// When the drawer of a navigation bar shows the field: when scrolled, or always.
-    public enum DrawerDisplayMode: Hashable, Sendable { case automatic, always }
-
-    case automatic
-    case navigationBarDrawer(displayMode: DrawerDisplayMode)
-    case sidebar
-    case toolbar
-    case toolbarPrincipal
-}
-
 /// A search model a ``ScopeTree`` node can make searchable (``SearchField`` in TrawlCatalog).
 @MainActor
 public protocol SearchPresenting: AnyObject {
@@ -41,8 +29,9 @@ public enum SearchDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// Search scopes on a node that is not searchable itself: SwiftUI ignores them.
     case scopesWithoutSearchable(ScopeTree.Node)
     /// A placement no container above the node can satisfy: it falls back to automatic.
-    case placementFellBack(ScopeTree.Node, requested: SearchFieldPlacement)
+    case placementFellBack(ScopeTree.Node, requested: Searchable.FieldPlacement)
 
+    /// A sentence for a log or a test failure.
     public var description: String {
         switch self {
         case .fieldWillNotAppear(let node):
@@ -61,7 +50,7 @@ public enum SearchDiagnostic: Hashable, Sendable, CustomStringConvertible {
 /// gets a dismiss action that does nothing.
 extension ScopeTree {
     /// Makes `node` searchable with `field`, asking for the field at `placement`.
-    public func setSearchable(_ field: any SearchPresenting, placement: SearchFieldPlacement = .automatic, on node: Node) {
+    public func setSearchable(_ field: any SearchPresenting, placement: Searchable.FieldPlacement = .automatic, on node: Node) {
         setSearchable(Optional(field), placement: placement, on: node)
     }
 
@@ -82,7 +71,7 @@ extension ScopeTree {
     /// Where the field of searchable `node` goes: the requested placement when a container above
     /// can hold it (a drawer needs a navigation stack or split view; a sidebar a split view; a
     /// toolbar either), else automatic.
-    public func resolvedSearchPlacement(of node: Node) -> SearchFieldPlacement {
+    public func resolvedSearchPlacement(of node: Node) -> Searchable.FieldPlacement {
         let requested = searchPlacement(on: node)
         let kinds = Set(pathToHierarchyRoot(from: node).compactMap { kind(of: $0) })
         let hasNavigation = kinds.contains(.navigationStack) || kinds.contains(.navigationSplitView)

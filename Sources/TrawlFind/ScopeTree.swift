@@ -2,21 +2,26 @@ import Observation
 
 /// A tree of containers and editors, like a view hierarchy, carrying the find policies of
 /// SwiftUI's `findDisabled(_:)` and `replaceDisabled(_:)` and the presentation of
-/// `findNavigator(isPresented:)`.
+/// `findNavigator(isPresented:)` (``findNavigator(on:)``).
 ///
 /// Rules (SwiftUI's, made deterministic where SwiftUI is not):
 /// - A node may set find and/or replace disabled to `true` or `false`; an editor's policy comes
 ///   from the nearest node on its path to the root that sets it (its own node first), so a nearer
 ///   `false` re-enables what a farther `true` disabled. Find disabled implies replace disabled.
-/// - Presenting on a node targets one editor of its subtree: the focused editor if it is in the
-///   subtree, else the first editor in tree order (depth first, children in insertion order).
-///   SwiftUI calls this choice nondeterministic; Trawl documents it.
-/// - When find is disabled for the target, presenting does nothing and the binding reads false;
-///   disabling find while shown dismisses the navigator, disabling replace hides its replace part.
-/// - When focus moves to another editor of a presenting node's subtree (present on the root for
-///   a navigator shown from a menu or a shortcut), the navigator moves with it (the old editor's
-///   is dismissed, the new one's shown, with the replace part if it was); focus leaving the
-///   subtree leaves it. The binding follows the editor the node showed.
+/// - A disable blocks programmatic presentation only when it is closer to the editor than the
+///   presenting modifier (SwiftUI: "place the `findDisabled` modifier closer to the text editor"):
+///   presenting from a node resolves the policy over the nodes from the editor up to that node
+///   (``policy(for:presentedFrom:)``). On one node, the disables count as applied before (closer
+///   to the editor than) the node's `findNavigator`, as in `.findDisabled().findNavigator(…)`; a
+///   disable applied after it belongs on a container above. A navigator shown so keeps that policy
+///   until it is hidden; one the editor shows itself (its find shortcut) follows the nearest scope.
+/// - Presenting on a node targets one editor of its subtree whose find that node may present: the
+///   focused editor if it is one, else the first in tree order (depth first, children in
+///   insertion order). SwiftUI calls this choice nondeterministic; Trawl documents it.
+/// - Disabling find while shown dismisses the navigator, disabling replace hides its replace part.
+/// - When focus moves to another editor of a presenting node's subtree (a navigator shown from a
+///   menu or a shortcut at the root), the navigator moves with it (the old editor's is dismissed,
+///   the new one's shown, with the replace part if it was); focus leaving the subtree leaves it.
 @MainActor @Observable
 public final class ScopeTree {
     /// A node of the tree.
@@ -30,17 +35,18 @@ public final class ScopeTree {
         var children: [Node] = []
         var kind: ContainerKind = .plain
         var navigator: FindNavigator?
+        var presentation: FindNavigatorPresentation?
         var findDisabled: Bool?
         var replaceDisabled: Bool?
         var searchable: (any SearchPresenting)?
-        var searchPlacement: SearchFieldPlacement = .automatic
+        var searchPlacement: Searchable.FieldPlacement = .automatic
         var hasSearchScopes = false
     }
 
     private var entries: [Int: Entry] = [:]
     private var nextID = 0
-    /// The editor each node's `findNavigator(isPresented:)` showed.
-    private var shownEditors: [Node: Node] = [:]
+    /// For each editor whose navigator a presenting modifier showed, the node of that modifier.
+    private var presentingNodes: [Node: Node] = [:]
 
     /// The root container.
     public let root = Node(id: 0)
@@ -68,6 +74,7 @@ public final class ScopeTree {
     @discardableResult
     public func addEditor(_ navigator: FindNavigator, to parent: Node) -> Node {
         let node = add(Entry(parent: parent, navigator: navigator), to: parent)
+        navigator.presentationDidEnd = { [weak self] in self?.presentationEnded(for: node) }
         applyPolicies()
         return node
     }
@@ -87,9 +94,9 @@ public final class ScopeTree {
         for child in entry.children { remove(child) }
         if let parent = entry.parent { entries[parent.id]?.children.removeAll { $0 == node } }
         entry.navigator?.dismiss() // its editor is gone
+        entry.navigator?.presentationDidEnd = nil
         entries[node.id] = nil
-        shownEditors[node] = nil
-        shownEditors = shownEditors.filter { $0.value != node }
+        presentingNodes[node] = nil
         if focusedEditor == node { focusedEditor = nil }
     }
 
@@ -111,14 +118,24 @@ public final class ScopeTree {
     }
 
     /// The policy of `node`: each setting from the nearest node on the path to the root that
-    /// sets it.
-    public func policy(for node: Node) -> FindPolicy {
+    /// sets it. It decides what the editor's own controls and shortcuts may do.
+    public func policy(for node: Node) -> FindPolicy { policy(for: node, upTo: nil) }
+
+    /// The policy under which `presenter`'s `findNavigator(isPresented:)` presents `editor`: each
+    /// setting from the nearest node from the editor up to `presenter` (included) that sets it, so
+    /// a disable above the presenting modifier does not block it. When `presenter` is not on the
+    /// editor's path, the whole path counts.
+    public func policy(for editor: Node, presentedFrom presenter: Node) -> FindPolicy {
+        policy(for: editor, upTo: presenter)
+    }
+
+    private func policy(for node: Node, upTo last: Node?) -> FindPolicy {
         var find: Bool?, replace: Bool?
         var current: Node? = node
         while let here = current, let entry = entries[here.id], find == nil || replace == nil {
             if find == nil { find = entry.findDisabled }
             if replace == nil { replace = entry.replaceDisabled }
-            current = entry.parent
+            current = here == last ? nil : entry.parent
         }
         return FindPolicy(findDisabled: find ?? false, replaceDisabled: replace ?? false)
     }
@@ -137,9 +154,9 @@ public final class ScopeTree {
     }
 
     func searchable(on node: Node) -> (any SearchPresenting)? { entries[node.id]?.searchable }
-    func searchPlacement(on node: Node) -> SearchFieldPlacement { entries[node.id]?.searchPlacement ?? .automatic }
+    func searchPlacement(on node: Node) -> Searchable.FieldPlacement { entries[node.id]?.searchPlacement ?? .automatic }
     func hasSearchScopes(on node: Node) -> Bool { entries[node.id]?.hasSearchScopes ?? false }
-    func setSearchable(_ field: (any SearchPresenting)?, placement: SearchFieldPlacement, on node: Node) {
+    func setSearchable(_ field: (any SearchPresenting)?, placement: Searchable.FieldPlacement, on node: Node) {
         entries[node.id]?.searchable = field
         entries[node.id]?.searchPlacement = placement
     }
@@ -152,11 +169,15 @@ public final class ScopeTree {
     }
 
     private func applyPolicies() {
-        for (id, entry) in entries {
-            guard let navigator = entry.navigator else { continue }
-            let policy = policy(for: Node(id: id))
-            if navigator.policy != policy { navigator.policy = policy }
-        }
+        for (id, entry) in entries where entry.navigator != nil { applyPolicy(to: Node(id: id)) }
+    }
+
+    /// Gives `editor`'s navigator its policy: the one its presenter resolves while a presenting
+    /// modifier shows it, else the nearest scope's.
+    private func applyPolicy(to editor: Node) {
+        guard let navigator = navigator(of: editor) else { return }
+        let resolved = presentingNodes[editor].map { policy(for: editor, presentedFrom: $0) } ?? policy(for: editor)
+        if navigator.policy != resolved { navigator.policy = resolved }
     }
 
     // MARK: Focus and presentation
@@ -168,31 +189,54 @@ public final class ScopeTree {
     }
 
     /// The editor that presenting on `node` shows the navigator for: the focused editor when it
-    /// is in the subtree, else the first editor in tree order.
+    /// is in the subtree and `node` may present its find (``policy(for:presentedFrom:)``), else
+    /// the first such editor in tree order; nil when there is none.
     public func target(of node: Node) -> Node? {
-        let candidates = editors(under: node)
+        let candidates = editors(under: node).filter { !policy(for: $0, presentedFrom: node).isFindDisabled }
         if let focusedEditor, candidates.contains(focusedEditor) { return focusedEditor }
         return candidates.first
     }
 
-    /// Whether the navigator presented from `node` is shown: the `isPresented` binding's value.
-    /// It follows the editor the node showed (also when editors are added later, or the user hides
-    /// it with the navigator's own controls), else the node's target (shown by a built-in control).
-    public func isFindNavigatorPresented(on node: Node) -> Bool {
-        (shownEditors[node] ?? target(of: node)).flatMap(navigator(of:))?.isPresented ?? false
+    /// Applies `findNavigator(isPresented:)` to `node`: the modifier's binding (the same object
+    /// each time for a node).
+    public func findNavigator(on node: Node) -> FindNavigatorPresentation {
+        if let presentation = entries[node.id]?.presentation { return presentation }
+        let presentation = FindNavigatorPresentation(node: node, tree: self)
+        entries[node.id]?.presentation = presentation
+        return presentation
     }
 
-    /// Sets the `isPresented` binding of `node`: shows the navigator of its target, or hides the
-    /// one it shows. Has no effect (the binding stays false) when find is disabled for the target.
-    public func setFindNavigatorPresented(_ presented: Bool, on node: Node) {
+    /// The `findNavigator(isPresented:)` setups that can never show anything, in tree order.
+    public var findNavigatorDiagnostics: [FindNavigatorDiagnostic] {
+        allNodes().filter { entries[$0.id]?.presentation != nil && editors(under: $0).isEmpty }.map { .noEditor($0) }
+    }
+
+    /// Whether a navigator is shown for an editor under `node` (itself included).
+    func isFindNavigatorShown(under node: Node) -> Bool {
+        editors(under: node).contains { navigator(of: $0)?.isPresented == true }
+    }
+
+    /// Presenting from `node`: shows its target's navigator unless one is shown under it already;
+    /// hiding hides every navigator shown under it.
+    func setFindNavigatorPresented(_ presented: Bool, from node: Node) {
         if presented {
-            guard let editor = target(of: node), let navigator = navigator(of: editor), !navigator.policy.isFindDisabled else { return }
-            if let shown = shownEditors[node], shown != editor { self.navigator(of: shown)?.dismiss() }
-            navigator.present()
-            shownEditors[node] = editor
+            guard !isFindNavigatorShown(under: node), let editor = target(of: node) else { return }
+            show(editor, from: node, replace: false)
         } else {
-            (shownEditors.removeValue(forKey: node) ?? target(of: node)).flatMap(navigator(of:))?.dismiss()
+            for editor in editors(under: node) { navigator(of: editor)?.dismiss() }
         }
+    }
+
+    private func show(_ editor: Node, from presenter: Node, replace: Bool) {
+        presentingNodes[editor] = presenter
+        applyPolicy(to: editor)
+        navigator(of: editor)?.present(replace: replace)
+    }
+
+    /// A navigator was hidden: it no longer answers to the modifier that showed it.
+    private func presentationEnded(for editor: Node) {
+        guard presentingNodes.removeValue(forKey: editor) != nil else { return }
+        applyPolicy(to: editor)
     }
 
     /// Moves focus to `editor` (or clears it). A navigator a node shows moves to the node's new
@@ -201,13 +245,13 @@ public final class ScopeTree {
     public func focus(_ editor: Node?) {
         focusedEditor = editor.flatMap { entries[$0.id]?.navigator != nil ? $0 : nil }
         guard let focusedEditor else { return }
-        for (node, shown) in shownEditors where shown != focusedEditor {
-            guard let old = navigator(of: shown), old.isPresented, editors(under: node).contains(focusedEditor),
-                  let new = navigator(of: focusedEditor), !new.policy.isFindDisabled else { continue }
+        for (shown, presenter) in presentingNodes where shown != focusedEditor {
+            guard let old = navigator(of: shown), old.isPresented, editors(under: presenter).contains(focusedEditor),
+                  navigator(of: focusedEditor)?.isPresented == false,
+                  !policy(for: focusedEditor, presentedFrom: presenter).isFindDisabled else { continue }
             let withReplace = old.isReplaceShown
             old.dismiss()
-            new.present(replace: withReplace)
-            shownEditors[node] = focusedEditor
+            show(focusedEditor, from: presenter, replace: withReplace)
         }
     }
 }

@@ -25,6 +25,10 @@ public struct FindOptions: Hashable, Sendable {
     /// two lines, an empty text none) rather than starting an empty last line (as in an editor,
     /// the default). Only empty matches at the end of the text differ.
     public var finalLineBreakEndsText: Bool = false
+    /// Whether an empty match is found where a non-empty match just ended: ripgrep's rule (never,
+    /// the default) or an editor's (unless that match reached the end of its line); see
+    /// ``EmptyMatchRule``. Only patterns that can match nothing differ.
+    public var emptyMatchRule: EmptyMatchRule = .skippedWhereAMatchEnded
 
     public init(syntax: Syntax = .literal, matchCase: Bool = true, wholeWord: Bool = false,
                 wordSeparators: WordSeparators = .default, limits: RegexLimits = .default) {

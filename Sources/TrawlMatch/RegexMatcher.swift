@@ -119,7 +119,7 @@ public struct RegexMatcher: Matcher {
         } else {
             search = makeRegexSearch(mode: mode, regex: regex, limits: options.limits, text: text, range: range, context: context,
                                      prefilter: prefilter, runStarts: runStarts, literalStarts: literalStarts,
-                                     acrossLines: !matchesLineByLine)
+                                     acrossLines: !matchesLineByLine, emptyMatchRule: options.emptyMatchRule)
         }
         var engine = search
         if options.wholeWord {

@@ -75,12 +75,14 @@ enum RegexSearchMode {
 }
 
 /// Makes the search for `mode` over `range` of `text` (searched with `context`); `acrossLines`
-/// when the pattern is matched across lines (then on an LF view of the text). With `runStarts`,
+/// when the pattern is matched across lines (then on an LF view of the text); `emptyMatchRule`
+/// says where an empty match may follow a match. With `runStarts`,
 /// candidate lines are searched from run starts only (``RunStartsStrategy``); `literalStarts` goes
 /// with the mode of that name.
 func makeRegexSearch(mode: RegexSearchMode, regex: CompiledRegex, limits: RegexLimits,
                      text: any SearchableText, range: Range<Int>, context: Range<Int>, prefilter: PrefilterSet?,
-                     runStarts: RunStarts? = nil, literalStarts: LiteralStarts? = nil, acrossLines: Bool) -> any MatchEngine {
+                     runStarts: RunStarts? = nil, literalStarts: LiteralStarts? = nil, acrossLines: Bool,
+                     emptyMatchRule: EmptyMatchRule = .skippedWhereAMatchEnded) -> any MatchEngine {
     // RegexMatcher chooses the mode and the prefilter together: only these modes use one.
     precondition([.candidateLines, .literalStarts].contains(mode) ? prefilter != nil : mode == .lineSubjects || prefilter == nil)
     precondition(runStarts == nil || (mode == .candidateLines && !acrossLines))
@@ -91,7 +93,8 @@ func makeRegexSearch(mode: RegexSearchMode, regex: CompiledRegex, limits: RegexL
                              prefilter: prefilter,
                              stopsAtCandidateLines: mode == .candidateLines || mode == .literalStarts,
                              // Patterns matched across lines see CRLFs as LFs (line subjects hold none).
-                             usesLFView: acrossLines && (mode == .wholeText || mode == .candidateLines))
+                             usesLFView: acrossLines && (mode == .wholeText || mode == .candidateLines),
+                             emptyMatchRule: emptyMatchRule, matchesAcrossLines: acrossLines)
     switch mode {
     case .wholeText:
         return RegexSearch(window: window, strategy: WholeTextStrategy(reported: range), reporting: range)

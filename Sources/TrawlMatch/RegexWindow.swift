@@ -35,6 +35,10 @@ final class RegexWindow {
     @exclusivity(unchecked) var capturesGroups = false
     /// Whether PCRE2 sees CRLFs as LFs.
     let usesLFView: Bool
+    /// Where an empty match may follow a match.
+    let emptyMatchRule: EmptyMatchRule
+    /// Whether the pattern is matched across lines (else each line is searched as its own text).
+    let matchesAcrossLines: Bool
     /// The text offsets of the CRs (of CRLFs) left out of the current window, in order; with the
     /// window's offset of the LF that follows each.
     @exclusivity(unchecked) private var droppedCRs: [(text: Int, view: Int)] = []
@@ -69,7 +73,8 @@ final class RegexWindow {
     static let minimumLookahead = 4096
 
     init(regex: CompiledRegex, anchoredRegex: CompiledRegex? = nil, limits: RegexLimits, text: any SearchableText, range: Range<Int>,
-         start: Int, prefilter: PrefilterSet?, stopsAtCandidateLines: Bool, usesLFView: Bool) {
+         start: Int, prefilter: PrefilterSet?, stopsAtCandidateLines: Bool, usesLFView: Bool,
+         emptyMatchRule: EmptyMatchRule = .skippedWhereAMatchEnded, matchesAcrossLines: Bool = false) {
         state = RegexMatchState(regex: regex, limits: limits)
         anchoredState = anchoredRegex.map { RegexMatchState(regex: $0, limits: limits) }
         self.text = text
@@ -80,6 +85,8 @@ final class RegexWindow {
         scanner = prefilter.map { LiteralScanner(literals: $0.literals, text: text, range: range) }
         self.stopsAtCandidateLines = stopsAtCandidateLines
         self.usesLFView = usesLFView
+        self.emptyMatchRule = emptyMatchRule
+        self.matchesAcrossLines = matchesAcrossLines
         if text.withContiguousStorageIfAvailable({ _ in true }) == true {
             var whole = text.chunks(forwardIn: 0..<text.utf8Count)
             let chunk = whole.next()
@@ -148,9 +155,18 @@ final class RegexWindow {
                 let match = Match(range: matchStart..<max(matchStart, matchEnd),
                                   groups: capturesGroups ? state.groups(mapping: textOffset(of:)) : [])
                 position = max(matchEnd, position)
-                // No empty match where a match ended (VS Code finds `.*` once per line; so do
-                // Rust's regex, sd and `rg -P`), and never the same empty match twice.
-                notEmptyAtStart = true
+                switch emptyMatchRule {
+                case .skippedWhereAMatchEnded:
+                    // No empty match where a match ended (ripgrep), and never the same one twice.
+                    notEmptyAtStart = true
+                case .skippedWhereAMatchEndedItsLine where match.range.isEmpty:
+                    // VS Code goes on from the next character (a line break is one), where any
+                    // match may start.
+                    stepOverCharacter()
+                case .skippedWhereAMatchEndedItsLine:
+                    // An empty match may follow, unless this match ended its line (`.*` once a line).
+                    notEmptyAtStart = endsLine(at: position)
+                }
                 return match
             case .partial(let start):
                 if let startLimit, textOffset(of: start) > startLimit { return nil }
@@ -170,6 +186,30 @@ final class RegexWindow {
             }
         }
         return nil
+    }
+
+    /// Moves the position past the character there (a CRLF as one), or past the subject's end.
+    private func stepOverCharacter() {
+        notEmptyAtStart = false
+        guard position < subject.upperBound else {
+            position = subject.upperBound + 1
+            return
+        }
+        let lead = byte(at: position)
+        if lead == 0x0D, position + 1 < subject.upperBound, byte(at: position + 1) == 0x0A {
+            position += 2
+        } else {
+            position = min(subject.upperBound, position + UTF8Bytes.scalarLength(lead: lead))
+        }
+    }
+
+    /// Whether `offset` ends the text VS Code's find searches as one string: the subject's end, or,
+    /// for a pattern matched line by line, a line's end (before its LF or CRLF).
+    private func endsLine(at offset: Int) -> Bool {
+        if offset >= subject.upperBound { return true }
+        guard !matchesAcrossLines else { return false }
+        let next = byte(at: offset)
+        return next == 0x0A || (next == 0x0D && offset + 1 < range.upperBound && byte(at: offset + 1) == 0x0A)
     }
 
     /// Records a match a strategy found without PCRE2 as ``nextMatch(startLimit:initialEnd:preferredEnd:anchored:)``

@@ -16,7 +16,7 @@ import TrawlText
     @Test func nextAndPreviousWrapByDefault() throws {
         let find = navigator("a x a x a", "a")
         #expect(find.matchCount == 3)
-        #expect(find.positionDescription == "? of 3")
+        #expect(find.positionDescription == "1 of 3") // the caret is before the first: next lands there
         find.document.select(2..<2)
         #expect(try find.findNext() == 1)
         #expect(find.document.primarySelection == 4..<5)
@@ -201,7 +201,7 @@ import TrawlText
         let find = FindNavigator(document: document)
         find.options = .regex
         find.query = "let (\\w)"
-        #expect(find.matchCount == 2 && find.positionDescription == "? of 2")
+        #expect(find.matchCount == 2 && find.positionDescription == "1 of 2")
         try find.findNext()
         #expect(document.primarySelection == 0..<5 && find.positionDescription == "1 of 2")
         find.replacement = "var $1"
@@ -279,10 +279,12 @@ import TrawlText
     }
 
     @Test func aRestartIsNeverWhereAMatchEnded() {
+        // As VS Code: an empty match where "a" ended; after it the search steps over the line
+        // break, so the lazy `\n??` never takes it.
         let find = navigator("a\n" + String(repeating: "x", count: 8), "a|(?<=a)\\n??", .regex)
-        #expect(find.matches.ranges == [0..<1, 1..<2])
+        #expect(find.matches.ranges == [0..<1, 1..<1])
         find.document.replace(10..<10, with: "a")
-        #expect(find.matches.ranges == [0..<1, 1..<2, 10..<11])
+        #expect(find.matches.ranges == [0..<1, 1..<1, 10..<11])
     }
 
     @Test func searchesThroughTheIndexEqualFullSearchesAcrossEdits() async throws {

@@ -92,6 +92,8 @@ import TrawlText
 
     /// A fresh search with a fresh matcher: the oracle.
     func fullSearch(_ query: String, _ options: FindOptions, _ text: Rope, scopes: [Range<Int>]?) throws -> [Range<Int>] {
+        var options = options
+        options.emptyMatchRule = .skippedWhereAMatchEndedItsLine // the navigator's, an editor's
         let matcher: any Matcher = options.syntax == .regex ? try RegexMatcher(query, options: options) : try LiteralMatcher(query, options: options)
         var result: [Range<Int>] = []
         for range in scopes ?? [0..<text.utf8Count] {

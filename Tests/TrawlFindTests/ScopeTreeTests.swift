@@ -37,13 +37,13 @@ import TrawlFind
         let tree = ScopeTree()
         let (node, navigator) = editor(tree, in: tree.root)
         tree.setFindDisabled(true, on: tree.root)
-        tree.setFindNavigatorPresented(true, on: tree.root)
-        #expect(!tree.isFindNavigatorPresented(on: tree.root))
+        tree.findNavigator(on: tree.root).isPresented = true
+        #expect(!tree.findNavigator(on: tree.root).isPresented)
         #expect(!navigator.isPresented)
         #expect(throws: FindActionError.findDisabled) { try navigator.perform(.next) }
         tree.setFindDisabled(false, on: node)
-        tree.setFindNavigatorPresented(true, on: tree.root)
-        #expect(tree.isFindNavigatorPresented(on: tree.root))
+        tree.findNavigator(on: tree.root).isPresented = true
+        #expect(tree.findNavigator(on: tree.root).isPresented)
     }
 
     @Test func replaceDisabledMakesReplaceActionsFail() throws {
@@ -68,7 +68,7 @@ import TrawlFind
         #expect(navigator.isPresented && !navigator.isReplaceShown)
         tree.setFindDisabled(true, on: tree.root)
         #expect(!navigator.isPresented)
-        #expect(!tree.isFindNavigatorPresented(on: tree.root))
+        #expect(!tree.findNavigator(on: tree.root).isPresented)
     }
 
     @Test func theTargetIsTheFocusedEditorElseTheFirstInTreeOrder() throws {
@@ -80,19 +80,19 @@ import TrawlFind
         let (third, _) = editor(tree, in: left)
         #expect(tree.editors(under: tree.root) == [first, third, second])
         #expect(tree.target(of: tree.root) == first)
-        tree.setFindNavigatorPresented(true, on: tree.root)
+        tree.findNavigator(on: tree.root).isPresented = true
         #expect(firstNavigator.isPresented && !secondNavigator.isPresented)
         // Focus moves the navigator to the newly focused editor.
         firstNavigator.present(replace: true)
         tree.focus(second)
         #expect(tree.target(of: tree.root) == second)
         #expect(!firstNavigator.isPresented && secondNavigator.isPresented && secondNavigator.isReplaceShown)
-        #expect(tree.isFindNavigatorPresented(on: tree.root))
+        #expect(tree.findNavigator(on: tree.root).isPresented)
         // A focused editor outside a node's subtree does not change that node's target.
         #expect(tree.target(of: left) == first)
         // Hiding from the navigator's own controls turns the binding false.
         try secondNavigator.perform(.hide)
-        #expect(!tree.isFindNavigatorPresented(on: tree.root))
+        #expect(!tree.findNavigator(on: tree.root).isPresented)
     }
 
     @Test func aNodesNavigatorStaysInItsSubtreeAndFollowsTheEditorItShowed() {
@@ -101,17 +101,17 @@ import TrawlFind
         let right = tree.addContainer(to: tree.root)
         let (a, aNavigator) = editor(tree, in: left)
         let (b, bNavigator) = editor(tree, in: right)
-        tree.setFindNavigatorPresented(true, on: left)
+        tree.findNavigator(on: left).isPresented = true
         // Focus outside `left` leaves its navigator where it is.
         tree.focus(b)
         #expect(aNavigator.isPresented && !bNavigator.isPresented)
-        #expect(tree.isFindNavigatorPresented(on: left))
+        #expect(tree.findNavigator(on: left).isPresented)
         // Focus inside `left` moves it; hiding through the binding hides the shown one.
         let (c, cNavigator) = editor(tree, in: left)
         tree.focus(c)
         #expect(!aNavigator.isPresented && cNavigator.isPresented)
-        tree.setFindNavigatorPresented(false, on: left)
-        #expect(!cNavigator.isPresented && !tree.isFindNavigatorPresented(on: left))
+        tree.findNavigator(on: left).isPresented = false
+        #expect(!cNavigator.isPresented && !tree.findNavigator(on: left).isPresented)
         _ = a
     }
 
@@ -120,13 +120,13 @@ import TrawlFind
         let left = tree.addContainer(to: tree.root)
         let right = tree.addContainer(to: tree.root)
         let (_, bNavigator) = editor(tree, in: right)
-        tree.setFindNavigatorPresented(true, on: tree.root)
+        tree.findNavigator(on: tree.root).isPresented = true
         #expect(bNavigator.isPresented)
         let (a, aNavigator) = editor(tree, in: left)
         #expect(tree.target(of: tree.root) == a)
-        #expect(tree.isFindNavigatorPresented(on: tree.root))
-        tree.setFindNavigatorPresented(false, on: tree.root)
-        #expect(!bNavigator.isPresented && !aNavigator.isPresented && !tree.isFindNavigatorPresented(on: tree.root))
+        #expect(tree.findNavigator(on: tree.root).isPresented)
+        tree.findNavigator(on: tree.root).isPresented = false
+        #expect(!bNavigator.isPresented && !aNavigator.isPresented && !tree.findNavigator(on: tree.root).isPresented)
     }
 
     @Test func aNearerReplaceDisabledBeatsAFartherFalseAndFindDisabledAlwaysImpliesIt() {
