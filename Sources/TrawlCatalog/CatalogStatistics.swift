@@ -19,7 +19,7 @@ public struct CatalogStatistics: Sendable, Hashable {
     public var postings: Int
     /// Postings of the merged prefix lists (a one- to four-letter query word reads these).
     public var prefixPostings: Int
-    /// (trigram, word) postings of the shared ``NGramIndex`` over the vocabulary, which finds the
+    /// (trigram, word) postings of the shared `NGramIndex` over the vocabulary, which finds the
     /// words containing a piece of text (``CatalogQuery/matchesInsideWords``).
     public var trigramPostings: Int
 

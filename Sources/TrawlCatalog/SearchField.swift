@@ -207,7 +207,7 @@ public final class SearchField<Token: Identifiable & Hashable, Scope: Hashable>:
         }
     }
     /// Whether the user is searching: the `isSearching` environment value (read at a node through
-    /// ``ScopeTree/isSearching(at:)``). True while search is presented and the field has focus or
+    /// `ScopeTree/isSearching(at:)`). True while search is presented and the field has focus or
     /// holds a query; see the rules above.
     public var isSearching: Bool { isPresented && (isFocused || hasQuery) }
     /// Whether the field has focus (the `searchFocused` binding): focusing presents search;
@@ -238,7 +238,7 @@ public final class SearchField<Token: Identifiable & Hashable, Scope: Hashable>:
     }
 
     /// Whether the host shows the field minimized, as a search button, now: with
-    /// ``Searchable/ToolbarBehavior/minimize`` while search is not presented (presenting expands
+    /// `Searchable/ToolbarBehavior/minimize` while search is not presented (presenting expands
     /// it). Automatic never minimizes here: SwiftUI decides by context, which Trawl cannot see.
     public var isMinimized: Bool { toolbarBehavior == .minimize && !isPresented }
 

@@ -3,7 +3,7 @@ import TrawlMatch
 import TrawlText
 
 extension FindNavigator {
-    /// Documents at least this large get a trigram index (``DocumentIndex``), built in the
+    /// Documents at least this large get a trigram index (`DocumentIndex`), built in the
     /// background after their first search and used by later ones: below it a full search is fast
     /// enough (4 ms for 16 MiB) that the index's memory (15% of the text) does not pay.
     public static let defaultIndexThreshold = 16 << 20
@@ -49,7 +49,7 @@ extension FindNavigator {
     }
 
     /// The regions a search of the whole document can be limited to, when the index narrows it
-    /// enough to pay (``DocumentIndex/searchRegions(for:in:)``).
+    /// enough to pay (`DocumentIndex/searchRegions(for:in:)`).
     func indexedRegions(for matcher: any Matcher, in text: Rope) -> [Range<Int>]? {
         guard scopes == nil, documentIndex != nil else { return nil }
         catchUpIndex()

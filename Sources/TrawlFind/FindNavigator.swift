@@ -8,7 +8,7 @@ import TrawlText
 ///
 /// The match set is exact (no cap on the count) and stays equal to a full search of the document
 /// through every edit, undo and redo: an edit re-matches only the region it can affect, bounded by
-/// the matcher's ``MatchLocality``. Documents above ``backgroundThreshold`` bytes are searched on a
+/// the matcher's `MatchLocality`. Documents above ``backgroundThreshold`` bytes are searched on a
 /// snapshot in the background, with matches published as they are found; a new query cancels the
 /// search in progress.
 @MainActor @Observable
@@ -46,9 +46,9 @@ public final class FindNavigator {
 
     /// The text to find (a literal, or a PCRE2 pattern when ``options`` says regex).
     public var query = "" { didSet { if query != oldValue { search() } } }
-    /// Match case, whole word, regex. Whatever its ``FindOptions/emptyMatchRule`` says, the
+    /// Match case, whole word, regex. Whatever its `FindOptions/emptyMatchRule` says, the
     /// navigator finds empty matches as VS Code's find does
-    /// (``EmptyMatchRule/skippedWhereAMatchEndedItsLine``: `\d*` finds 7 matches in `10.243.30.10`,
+    /// (`EmptyMatchRule/skippedWhereAMatchEndedItsLine`: `\d*` finds 7 matches in `10.243.30.10`,
     /// `.*` each line once), as an editor's find is expected to.
     public var options = FindOptions() { didSet { if options != oldValue { search() } } }
     /// Whether next and previous wrap around the document's ends.

@@ -1,6 +1,6 @@
 import TrawlText
 
-/// The matches of a search in a document, in order, kept in a ``SumTree`` of relative positions so
+/// The matches of a search in a document, in order, kept in a `SumTree` of relative positions so
 /// that an edit shifts every later match by changing O(log n) summaries, and "match i", "the match
 /// at or after offset p" and "i of N" are O(log n).
 ///

@@ -12,7 +12,7 @@ public enum ContainerKind: Hashable, Sendable {
     case sheet
 }
 
-/// A search model a ``ScopeTree`` node can make searchable (``SearchField`` in TrawlCatalog).
+/// A search model a ``ScopeTree`` node can make searchable (`SearchField` in TrawlCatalog).
 @MainActor
 public protocol SearchPresenting: AnyObject {
     /// Whether search is active.

@@ -1,8 +1,8 @@
 import Observation
 import TrawlText
 
-/// An editable text: a ``Rope``, one or more selections, and undo/redo in groups, publishing every
-/// change as ``TextEdit`` records so that selections, tracked ranges and a find navigator follow
+/// An editable text: a `Rope`, one or more selections, and undo/redo in groups, publishing every
+/// change as `TextEdit` records so that selections, tracked ranges and a find navigator follow
 /// it without rescanning.
 ///
 /// Offsets are UTF-8 byte offsets (the rope converts to UTF-16 and lines in O(log n)). Every
