@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "TrawlCatalog", dependencies: ["TrawlFind", "TrawlIndex", "TrawlMatch", "TrawlFiles", "TrawlKernels", "CZlib"]),
         .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex", "TrawlCatalog"]),
         .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles", "TrawlIndex", "TrawlCatalog"]),
-        .executableTarget(name: "trawl", dependencies: ["TrawlCLI", "TrawlCatalog", "TrawlFiles", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "trawl", dependencies: ["TrawlCLI", "TrawlCatalog", "TrawlFiles", "TrawlMatch", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TrawlTestSupport", dependencies: ["TrawlMatch", "TrawlText", "CPCRE2"], path: "Tests/TrawlTestSupport"),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
         .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),

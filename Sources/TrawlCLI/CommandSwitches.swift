@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import TrawlFiles
+import TrawlMatch
 
 /// When to colour output (`--color`).
 public enum ColorChoice: String, Sendable, CaseIterable {
@@ -27,9 +28,8 @@ public struct PatternSwitches: Equatable, Sendable {
     public init() {}
 
     /// The options of `pattern` under these switches.
-    public func options(_ pattern: String) -> PatternOptions {
-        var options = PatternOptions(pattern: pattern)
-        options.fixedStrings = fixedStrings
+    public func options(_ pattern: String) -> FindQuery {
+        var options = FindQuery(pattern: pattern, syntax: fixedStrings ? .literal : .regex)
         options.caseMode = ignoreCase ? .insensitive : smartCase ? .smart : .sensitive
         options.wholeWord = wordRegexp
         options.multiline = multiline

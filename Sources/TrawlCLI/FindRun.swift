@@ -11,7 +11,7 @@ import TrawlMatch
 
 /// `trawl find`: walks, searches files in parallel, prints results in walk order.
 public struct FindRun: Sendable {
-    public var pattern: PatternOptions
+    public var pattern: FindQuery
     public var walk = WalkOptions()
     public var settings = FindSettings()
     public var paths: [FilePath] = []
@@ -20,34 +20,7 @@ public struct FindRun: Sendable {
     /// Use a tree's index (`ROOT/.trawl/index`) when there is one (`--no-index` turns it off).
     public var useIndex = true
 
-    public init(pattern: PatternOptions) { self.pattern = pattern }
-
-    /// A few small files are read on the calling thread: starting the worker threads took longer
-    /// than reading them. At most this many files...
-    static let filesSearchedInline = 8
-    /// ... holding at most this many bytes together.
-    static let bytesSearchedInline = 4 << 20
-
-    /// Whether to search on the calling thread: `roots` are one path that is not a folder (one
-    /// file is searched on one thread either way), or a few small regular files, or a watcher
-    /// chose a few small files (`find` only: `replace` excludes its temporary files from the
-    /// walk, and a watcher answers only a default walk). Named devices and FIFOs are read in
-    /// parallel as before: one may wait for another to be read.
-    static func searchesInline(_ roots: [FilePath], narrowing: TreeIndexNarrowing?) -> Bool {
-        func isFewSmallFiles(_ paths: [FilePath]) -> Bool {
-            guard paths.count <= filesSearchedInline else { return false }
-            var bytes = 0
-            for path in paths {
-                guard case .success(let status) = path.status(), status.st_mode & S_IFMT == S_IFREG else { return false }
-                bytes += Int(status.st_size)
-            }
-            return bytes <= bytesSearchedInline
-        }
-        if let served = narrowing?.servedFilesToRead(atMost: filesSearchedInline) { return isFewSmallFiles(served) }
-        // (A watcher that chose more answers a search of one folder: not searched inline below.)
-        if roots.count == 1, case .success(let status) = roots[0].status() { return status.st_mode & S_IFMT != S_IFDIR }
-        return isFewSmallFiles(roots)
-    }
+    public init(pattern: FindQuery) { self.pattern = pattern }
 
     /// Runs the search; returns the exit code (0 found, 1 nothing found, 2 error).
     public func run() -> Int32 {
@@ -70,27 +43,16 @@ public struct FindRun: Sendable {
             : settings.before > 0 || settings.after > 0 ? Array("--\n".utf8) : nil
         var printedLines = false
         let roots: [FilePath] = paths.isEmpty ? ["."] : paths
-        let narrowing = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk) : nil
-        narrowing?.problems.forEach(Console.error)
-        let walker = Walker(options: walk)
-        let handover = processInOrder(inline: FindRun.searchesInline(roots, narrowing: narrowing), produce: { visit in
-            narrowing?.files(roots, walker: walker, visit: visit)
-                ?? TreeIndexNarrowing.Handover(walk: walker.walk(roots) { visit(NarrowedFile($0)) })
-        }, work: { (item: NarrowedFile) in
-            if let size = item.sizeIfRuledOut() {
-                // The index shows this unchanged file holds no match: not read, as if searched.
-                var report = FileReport()
-                report.bytes = size
-                report.fileBytes = size
-                return report
-            }
-            if let skip = item.recordedSkip {
+        let files = IndexedFiles(roots, query: matcher.literalQuery, options: walk, usesIndex: useIndex)
+        files.problems.forEach(Console.error)
+        let summary = TreeSearch(files).run(searchingEach: { file, recordedSkip in
+            if let recordedSkip {
                 // The index's listing says why a search skips this unchanged file: said unread.
-                return FindRun.search(.failure(skip), display: DisplayPath(item.file.path, implicitRoot: implicitRoot), isExplicit: false,
+                return FindRun.search(.failure(recordedSkip), display: DisplayPath(file.path, implicitRoot: implicitRoot), isExplicit: false,
                                       matcher: matcher, settings: settings)
             }
-            return FindRun.search(item.file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
-        }, consume: { report in
+            return FindRun.search(file, implicitRoot: implicitRoot, matcher: matcher, settings: settings)
+        }, receive: { report in
             if let error = report.error {
                 Console.error(error)
                 failed = true
@@ -118,11 +80,11 @@ public struct FindRun: Sendable {
             }
         })
         Console.write(pending)
-        // Files the index ruled out without handing them over count as searched without a match.
-        totals.files += handover.filesRuledOut
-        totals.searched += handover.filesRuledOut
-        totals.bytes += handover.bytesRuledOut
-        let walked = handover.walk
+        // Files the index ruled out count as searched without a match.
+        totals.files += summary.filesRuledOut
+        totals.searched += summary.filesRuledOut
+        totals.bytes += summary.bytesRuledOut
+        let walked = summary.walk
         walked.errors.forEach(Console.error)
         if !walked.errors.isEmpty { failed = true }
         progress.finish()
@@ -132,7 +94,7 @@ public struct FindRun: Sendable {
                                               matchedLines: totals.lines, matches: totals.matches, searchesWithMatch: totals.withMatch))
         }
         if stats {
-            Console.write("\(totals.searched) files searched, \(totals.bytes) bytes, \(totals.withMatch) files with matches, \(totals.matches) matches, \(totals.lines) matched lines, \(formatSeconds(elapsed))\(narrowing?.listsFiles == true ? ", files listed by the index" : "")\(narrowing?.usesWatcher == true ? ", changes from its watcher" : "")\n", to: 2)
+            Console.write("\(totals.searched) files searched, \(totals.bytes) bytes, \(totals.withMatch) files with matches, \(totals.matches) matches, \(totals.lines) matched lines, \(formatSeconds(elapsed))\(files.listsFiles ? ", files listed by the index" : "")\(files.usesWatcher ? ", changes from its watcher" : "")\n", to: 2)
         }
         if failed { return 2 }
         return totals.matches > 0 ? 0 : 1
@@ -210,10 +172,10 @@ public struct FindRun: Sendable {
         case .success(let content) where !content.isChecked:
             // A large mapped file: tallied as it is checked, in one pass over memory, when the
             // matcher allows; otherwise checked first.
-            guard canTallyWhileChecking(matcher, mode: settings.mode) else {
+            guard let count = settings.mode.tallyCount, LineSearcher.canTallyWhileChecking(matcher) else {
                 return search(content.checked(), display: display, isExplicit: isExplicit, matcher: matcher, settings: settings)
             }
-            switch tallyMatches(of: matcher, in: content, mode: settings.mode) {
+            switch LineSearcher.tally(of: matcher, in: content, counting: count) {
             case .failure(let skip):
                 return search(.failure(skip), display: display, isExplicit: isExplicit, matcher: matcher, settings: settings)
             case .success(.success(let tally)):

@@ -19,7 +19,7 @@ public struct ReplaceRun: Sendable {
         case interactive
     }
 
-    public var pattern: PatternOptions
+    public var pattern: FindQuery
     public var replacement: String
     public var preserveCase = false
     public var action = Action.preview
@@ -36,7 +36,7 @@ public struct ReplaceRun: Sendable {
     /// Use a tree's index (`ROOT/.trawl/`) when there is one: files it rules out are not read.
     public var useIndex = true
 
-    public init(pattern: PatternOptions, replacement: String) {
+    public init(pattern: FindQuery, replacement: String) {
         self.pattern = pattern
         self.replacement = replacement
     }
@@ -57,7 +57,7 @@ public struct ReplaceRun: Sendable {
             let matcher = try pattern.makeMatcher()
             // With -F the replacement is inserted as typed (even for the empty pattern, which is
             // matched as the empty regex).
-            if pattern.fixedStrings {
+            if pattern.syntax == .literal {
                 return (matcher, ReplacementTemplate(literal: replacement, preserveCase: preserveCase))
             }
             return (matcher, try matcher.template(replacement, preserveCase: preserveCase))
@@ -95,7 +95,7 @@ public struct ReplaceRun: Sendable {
         var totals = (files: 0, changes: 0, bytes: 0)
         var searched = 0
         let walked: Walker.Result
-        var narrowing: TreeIndexNarrowing?
+        var listsFiles = false
         if action == .interactive {
             // Questions come one at a time, in order: walk first, then go file by file.
             walked = Walker(options: walk).walk(roots)
@@ -110,20 +110,15 @@ public struct ReplaceRun: Sendable {
             var progress = Progress(enabled: self.progress && Console.stderrIsTerminal)
             let run = self
             // With --strict every binary file is an error: each must be read.
-            let narrowed = useIndex ? TreeIndexNarrowing(roots: roots, query: matcher.literalQuery, options: walk, skipsBinaryFiles: !strict) : nil
-            narrowed?.problems.forEach(Console.error)
-            narrowing = narrowed
-            let walker = Walker(options: walk)
-            let handover = processInOrder(inline: FindRun.searchesInline(roots, narrowing: narrowed), produce: { visit in
-                narrowed?.files(roots, walker: walker, visit: visit)
-                    ?? TreeIndexNarrowing.Handover(walk: walker.walk(roots) { visit(NarrowedFile($0)) })
-            }, work: { (item: NarrowedFile) in
-                // The index shows this unchanged file holds no match: nothing to replace.
-                if let size = item.sizeIfRuledOut() { return Outcome(bytes: size) }
-                let file = item.file
+            let files = IndexedFiles(roots, query: matcher.literalQuery, options: walk, usesIndex: useIndex, skipsBinaryFiles: !strict)
+            files.problems.forEach(Console.error)
+            listsFiles = files.listsFiles
+            // (A skip the index recorded is found again by reading the file, and reported as a
+            // rewrite reports it.)
+            let summary = TreeSearch(files).run(searchingEach: { file, _ in
                 if run.producesLargeOutput(file) { return Outcome(deferred: file) }
                 return run.process(file, implicitRoot: implicitRoot, matcher: matcher, template: template)
-            }, consume: { outcome in
+            }, receive: { outcome in
                 var outcome = outcome
                 if let file = outcome.deferred {
                     // Printed as it is made, so memory does not grow with the size of the diff.
@@ -133,9 +128,9 @@ public struct ReplaceRun: Sendable {
                 searched += 1
                 if searched % 64 == 0 { progress.update(files: searched, total: nil, bytes: totals.bytes, matches: totals.changes) }
             })
-            walked = handover.walk
-            searched += handover.filesRuledOut
-            totals.bytes += handover.bytesRuledOut
+            walked = summary.walk
+            searched += summary.filesRuledOut
+            totals.bytes += summary.bytesRuledOut
             progress.finish()
         }
         walked.errors.forEach(Console.error)
@@ -157,7 +152,7 @@ public struct ReplaceRun: Sendable {
             Console.write(summary + (action == .preview && totals.changes > 0 ? " (preview: nothing written; add --write to apply)" : "") + "\n", to: 2)
         }
         if stats {
-            Console.write("\(searched) files searched, \(totals.bytes) bytes, \(totals.changes) replacements, \(formatSeconds(monotonicNanoseconds() - start))\(narrowing?.listsFiles == true ? ", files listed by the index" : "")\n", to: 2)
+            Console.write("\(searched) files searched, \(totals.bytes) bytes, \(totals.changes) replacements, \(formatSeconds(monotonicNanoseconds() - start))\(listsFiles ? ", files listed by the index" : "")\n", to: 2)
         }
         if failed { return 2 }
         return totals.changes > 0 ? 0 : 1

@@ -6,10 +6,10 @@ import Darwin
 import SystemPackage
 import TrawlMatch
 
-/// Replacing every match in files, as a library: what an editor's "replace in files" and the
-/// `trawl replace --write` command both run. Each file is read, its replacement plan streamed to
-/// a new file, and the new file switched in atomically (``AtomicFile``); results reach the caller
-/// as values, in walk order, never as printed text.
+/// Replacing every match in a file, as a library: what an editor's "replace in files" and the
+/// `trawl replace --write` command both run (over a tree: ``TreeSearch/replace(_:writes:receive:)``).
+/// The file is read, its replacement plan streamed to a new file, and the new file switched in
+/// atomically (``AtomicFile``); results are values, never printed text.
 public struct FileReplacement: Sendable {
     /// What is replaced.
     public let matcher: any Matcher
@@ -29,6 +29,8 @@ public struct FileReplacement: Sendable {
     public enum Outcome: Sendable {
         /// The matches were replaced; notes say what could not be kept (an owner, say).
         case replaced(count: Int, notes: [String])
+        /// The changes a write would make (nothing was written).
+        case planned([ReplacementPlan.Change])
         /// Nothing matched; the file was not written.
         case unchanged
         /// The file was not searched (binary, not UTF-8, UTF-16, not a regular file, unreadable).
@@ -44,6 +46,20 @@ public struct FileReplacement: Sendable {
         public let path: FilePath
         /// What happened to it.
         public let outcome: Outcome
+    }
+
+    /// The changes replacing the matches would make in a walked file; nothing is written.
+    public func plan(for file: WalkedFile) -> Outcome {
+        switch FileContent.read(file, for: .rewrite) {
+        case .failure(let skip): return .skipped(skip)
+        case .success(let content):
+            do {
+                let changes = try ReplacementPlan(matching: matcher, in: content.text, template: template).changes
+                return changes.isEmpty ? .unchanged : .planned(changes)
+            } catch {
+                return .failed(error)
+            }
+        }
     }
 
     /// Replaces the matches in the file at `path` (links followed).
@@ -96,36 +112,6 @@ public struct FileReplacement: Sendable {
             }
         }
         return (count, notes)
-    }
-
-    /// Walks `roots` and replaces in every file found, handing each result to `sink` in walk
-    /// order; returns the walk's own problems. Leftover temporary files of interrupted writes are
-    /// removed on the way.
-    public func apply(to roots: [FilePath], walk options: WalkOptions, sink: (Result) -> Void) -> Walker.Result {
-        var options = options
-        options.excludes = FileReplacement.temporaryFileFilter(removingLeftovers: true, then: options.excludes)
-        // The versions the writes displace are held to the end of the walk: writes made to them
-        // meanwhile (by a program that had a file open) are kept aside and reported.
-        var holding = self
-        let displaced = policy.displacedFiles ?? DisplacedFiles()
-        holding.policy.displacedFiles = displaced
-        var result = Walker(options: options).walk(roots) { file in sink(Result(path: file.path, outcome: holding.apply(to: file))) }
-        result.errors += displaced.settle()
-        return result
-    }
-
-    /// The results of ``apply(to:walk:sink:)`` as an asynchronous sequence, produced on a task of
-    /// their own. When the consumer stops listening (breaks out of its loop, or its task is
-    /// cancelled) the walk stops: the file being replaced is left unchanged (its search is
-    /// cancelled before the switch) or wholly replaced, and no further file is touched.
-    public func results(for roots: [FilePath], walk options: WalkOptions) -> AsyncStream<Result> {
-        AsyncStream { continuation in
-            let task = Task.detached {
-                _ = apply(to: roots, walk: options) { result in continuation.yield(result) }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
     }
 
     /// A walk filter that leaves out trawl's temporary files (and removes those of runs that died,

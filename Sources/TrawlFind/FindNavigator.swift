@@ -175,10 +175,7 @@ public final class FindNavigator {
         var editorOptions = options
         editorOptions.emptyMatchRule = .skippedWhereAMatchEndedItsLine
         do {
-            switch options.syntax {
-            case .literal: matcher = try LiteralMatcher(query, options: editorOptions)
-            case .regex: matcher = try RegexMatcher(query, options: editorOptions)
-            }
+            matcher = try editorOptions.makeMatcher(for: query)
         } catch {
             if case .invalidPattern(let message, let offset) = error {
                 diagnostic = .invalidPattern(message: message, offset: offset)

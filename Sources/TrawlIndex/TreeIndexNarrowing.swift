@@ -149,38 +149,20 @@ public struct TreeIndexNarrowing: Sendable {
         }
     }
 
-    /// What handing the files over found.
-    public struct Handover: Sendable {
-        /// The walk's problems (none when the files come from a listing).
-        public var walk = Walker.Result()
-        /// Listed files the index rules out, found unchanged in one sweep of `stat`s before the
-        /// others are handed over: they are not handed over, and count as searched without a
-        /// match.
-        public var filesRuledOut = 0
-        public var bytesRuledOut = 0
-
-        public init(walk: Walker.Result = Walker.Result()) { self.walk = walk }
-
-        init(filesRuledOut: Int, bytesRuledOut: Int) {
-            self.filesRuledOut = filesRuledOut
-            self.bytesRuledOut = bytesRuledOut
-        }
-    }
-
     /// Hands the files to search under `roots` to `visit` in walk order, from the listing or from
     /// `walker`.
-    public func files(_ roots: [FilePath], walker: Walker, visit: (NarrowedFile) -> Void) -> Handover {
+    public func files(_ roots: [FilePath], walker: Walker, visit: (NarrowedFile) -> Void) -> FilesToReadSummary {
         if let served {
             let prefix = TreeIndexer.prefix(of: served.root), anchor = FolderAnchor(served.root)
             for (path, skip) in zip(served.selection.paths, served.selection.recordedSkips) {
                 visit(NarrowedFile(anchor: anchor, prefix: prefix, relative: path, recordedSkip: skip))
             }
-            return Handover(filesRuledOut: served.selection.filesRuledOut, bytesRuledOut: served.selection.bytesRuledOut)
+            return FilesToReadSummary(filesRuledOut: served.selection.filesRuledOut, bytesRuledOut: served.selection.bytesRuledOut)
         }
         if let listing {
             return list(listing.root, listing.files, listing.candidates, watched: listing.watched, excludes: walker.options.excludes, visit: visit)
         }
-        return Handover(walk: walker.walk(roots) { file in
+        return FilesToReadSummary(walk: walker.walk(roots) { file in
             visit(NarrowedFile(file, ruledOutUnless: ruledOut(file)))
         })
     }
@@ -196,14 +178,14 @@ public struct TreeIndexNarrowing: Sendable {
     }
 
     private func list(_ root: FilePath, _ files: [TreeListing.File], _ candidates: PostingList?, watched: (changed: Set<Int>, gone: Set<Int>)?,
-                      excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?, visit: (NarrowedFile) -> Void) -> Handover {
+                      excludes: (@Sendable (FilePath, [UInt8]) -> Bool)?, visit: (NarrowedFile) -> Void) -> FilesToReadSummary {
         let selection = TreeIndexNarrowing.select(files, root: root, candidates: candidates, watched: watched, skipsBinaryFiles: skipsBinaryFiles,
                                                   excludes: excludes)
         let prefix = TreeIndexer.prefix(of: root), anchor = FolderAnchor(root)
         for (position, skip) in selection.files {
             visit(NarrowedFile(anchor: anchor, prefix: prefix, relative: files[position].path, recordedSkip: skip))
         }
-        return Handover(filesRuledOut: selection.filesRuledOut, bytesRuledOut: selection.bytesRuledOut)
+        return FilesToReadSummary(filesRuledOut: selection.filesRuledOut, bytesRuledOut: selection.bytesRuledOut)
     }
 
     /// The listed files to hand over (their positions, in walk order, each with the skip the

@@ -8,6 +8,7 @@ import SystemPackage
 import TrawlCLI
 import TrawlCatalog
 import TrawlFiles
+import TrawlMatch
 
 @main
 struct TrawlCommand: ParsableCommand {
@@ -70,7 +71,7 @@ struct PatternFlags: ParsableArguments {
         return switches
     }
 
-    func options(_ pattern: String) -> PatternOptions { switches.options(pattern) }
+    func options(_ pattern: String) -> FindQuery { switches.options(pattern) }
 }
 
 /// Flags of the file walk, shared by find and replace.

@@ -45,20 +45,19 @@ import TrawlTestSupport
         let checked = try content.checked().get()
         var compared = 0
         for entry in Self.patterns {
-            var switches = PatternOptions(pattern: entry.pattern)
-            switches.fixedStrings = entry.literal
+            var switches = FindQuery(pattern: entry.pattern, syntax: entry.literal ? .literal : .regex)
             switches.caseMode = entry.caseless ? .insensitive : .sensitive
             switches.wholeWord = entry.wholeWord
             let matcher = try switches.makeMatcher()
             for mode in [FindMode.countLines, .countMatches, .filesWithMatches] {
-                guard canTallyWhileChecking(matcher, mode: mode) else { continue }
+                guard let count = mode.tallyCount, LineSearcher.canTallyWhileChecking(matcher) else { continue }
                 compared += 1
                 var settings = FindSettings()
                 settings.mode = mode
                 let whole = try searchText(checked.text, display: DisplayPath(bytes: []), matcher: matcher, settings: settings)
                 for blockBytes in blockSizes {
-                    let tally = try tallyMatches(of: matcher, in: content, mode: mode, blockBytes: blockBytes).get().get()
-                    #expect(tally == (whole.matches, whole.matchedLines), "\(entry.pattern) \(mode), blocks of \(blockBytes)")
+                    let tally = try LineSearcher.tally(of: matcher, in: content, counting: count, blockBytes: blockBytes).get().get()
+                    #expect(tally == LineSearcher.Tally(matches: whole.matches, matchedLines: whole.matchedLines), "\(entry.pattern) \(mode), blocks of \(blockBytes)")
                 }
             }
         }

@@ -1,6 +1,5 @@
 import Testing
-@testable import TrawlCLI
-import TrawlMatch
+@testable import TrawlMatch
 import TrawlText
 import TrawlTestSupport
 
@@ -16,13 +15,13 @@ import TrawlTestSupport
 
     @Test func metacharactersAndLineBreaksAreNotPlainText() throws {
         for meta in ["\\", "^", "$", ".", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}", "\n", "\r"] {
-            #expect(!PatternOptions.isPlainText("ab\(meta)c"), "\(meta.debugDescription)")
+            #expect(!FindOptions.isPlainText("ab\(meta)c"), "\(meta.debugDescription)")
         }
         for plain in Self.pieces + ["a b", "x-y", "#k", "a,b;c:d"] {
-            #expect(PatternOptions.isPlainText(plain), "\(plain.debugDescription)")
+            #expect(FindOptions.isPlainText(plain), "\(plain.debugDescription)")
         }
-        #expect(try PatternOptions(pattern: "EventLoop").makeMatcher() is LiteralMatcher)
-        #expect(try PatternOptions(pattern: "Event.oop").makeMatcher() is RegexMatcher)
+        #expect(try FindQuery(pattern: "EventLoop").makeMatcher() is LiteralMatcher)
+        #expect(try FindQuery(pattern: "Event.oop").makeMatcher() is RegexMatcher)
     }
 
     @Test(arguments: [CaseMode.sensitive, .insensitive, .smart])
@@ -35,13 +34,13 @@ import TrawlTestSupport
         var patterns: Set<String> = []
         while patterns.count < 120 {
             let pattern = (0..<Int.random(in: 1...3, using: &random)).map { _ in alphabet.randomElement(using: &random)! }.joined()
-            if PatternOptions.isPlainText(pattern) { patterns.insert(pattern) }
+            if FindOptions.isPlainText(pattern) { patterns.insert(pattern) }
         }
         var found = 0
         for pattern in patterns.sorted() {
             for wholeWord in [false, true] {
                 for multiline in [false, true] {
-                    var options = PatternOptions(pattern: pattern)
+                    var options = FindQuery(pattern: pattern)
                     options.caseMode = caseMode
                     options.wholeWord = wholeWord
                     options.multiline = multiline
