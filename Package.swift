@@ -11,14 +11,13 @@ let package = Package(
         .executable(name: "trawl", targets: ["trawl"]),
         .library(name: "Trawl", targets: ["Trawl"]),
         .library(name: "TrawlText", targets: ["TrawlText"]),
+        .library(name: "TrawlNGram", targets: ["TrawlNGram"]),
         .library(name: "TrawlMatch", targets: ["TrawlMatch"]),
         .library(name: "TrawlFiles", targets: ["TrawlFiles"]),
-        .library(name: "TrawlFind", targets: ["TrawlFind"]),
         .library(name: "TrawlIndex", targets: ["TrawlIndex"]),
+        .library(name: "TrawlFind", targets: ["TrawlFind"]),
         .library(name: "TrawlCatalog", targets: ["TrawlCatalog"]),
-        // Shared by the test targets and Bench: process runner, tool lookup, fixtures, random and
-        // chunked texts, the PCRE2 oracle. Not part of the API.
-        .library(name: "TrawlTestSupport", targets: ["TrawlTestSupport"]),
+        .library(name: "TrawlSearchable", targets: ["TrawlSearchable"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,30 +36,46 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // Layers, bottom up (ARCHITECTURE.md). C kernels and system calls; internal Swift targets
+        // for stored bytes and parallel work; then the engines; the presentation models on top.
         .target(name: "TrawlKernels"),
-        .target(name: "TrawlText", dependencies: ["TrawlKernels"]),
-        .target(name: "TrawlMatch", dependencies: ["TrawlText", "TrawlKernels", "CPCRE2"]),
         .target(name: "CTrawlSystem"),
+        .target(name: "TrawlStorage", dependencies: ["CTrawlSystem", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "TrawlConcurrency"),
+        .target(name: "TrawlText", dependencies: ["TrawlKernels"]),
+        .target(name: "TrawlNGram", dependencies: ["TrawlText", "TrawlKernels"]),
+        .target(name: "TrawlMatch", dependencies: ["TrawlText", "TrawlNGram", "TrawlKernels", "CPCRE2"]),
         .target(name: "TrawlFiles", dependencies: [
-            "TrawlText", "TrawlMatch", "TrawlKernels", "CTrawlSystem",
+            "TrawlText", "TrawlMatch", "TrawlKernels", "CTrawlSystem", "TrawlStorage", "TrawlConcurrency",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "TrawlIndex", dependencies: [
-            "TrawlText", "TrawlMatch", "TrawlFiles", "CTrawlSystem", .product(name: "SystemPackage", package: "swift-system"),
+            "TrawlText", "TrawlNGram", "TrawlMatch", "TrawlFiles", "TrawlStorage", "TrawlConcurrency", "CTrawlSystem",
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "TrawlFind", dependencies: ["TrawlText", "TrawlMatch", "TrawlIndex"]),
-        .target(name: "TrawlCatalog", dependencies: ["TrawlFind", "TrawlIndex", "TrawlMatch", "TrawlFiles", "TrawlKernels", "CZlib"]),
-        .target(name: "Trawl", dependencies: ["TrawlText", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex", "TrawlCatalog"]),
-        .target(name: "TrawlCLI", dependencies: ["TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles", "TrawlIndex", "TrawlCatalog"]),
-        .executableTarget(name: "trawl", dependencies: ["TrawlCLI", "TrawlCatalog", "TrawlFiles", "TrawlMatch", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(name: "TrawlFind", dependencies: ["TrawlText", "TrawlNGram", "TrawlMatch", "TrawlIndex"]),
+        .target(name: "TrawlCatalog", dependencies: [
+            "TrawlNGram", "TrawlStorage", "TrawlConcurrency", "TrawlKernels", "CZlib", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        .target(name: "TrawlSearchable", dependencies: ["TrawlFind", "TrawlCatalog"]),
+        .target(name: "Trawl", dependencies: [
+            "TrawlText", "TrawlNGram", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex", "TrawlCatalog", "TrawlSearchable",
+        ]),
+        .target(name: "TrawlCLI", dependencies: [
+            "TrawlText", "TrawlMatch", "TrawlKernels", "TrawlFiles", "TrawlIndex", "TrawlCatalog", "TrawlSearchable", "TrawlStorage",
+            "TrawlConcurrency",
+        ]),
+        .executableTarget(name: "trawl", dependencies: [
+            "TrawlCLI", "TrawlCatalog", "TrawlFiles", "TrawlMatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .target(name: "TrawlTestSupport", dependencies: ["TrawlMatch", "TrawlText", "CPCRE2"], path: "Tests/TrawlTestSupport"),
         .testTarget(name: "TrawlTextTests", dependencies: ["TrawlText", "TrawlTestSupport"]),
-        .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlText", "TrawlTestSupport"]),
-        .testTarget(name: "TrawlFindTests", dependencies: ["TrawlFind", "TrawlMatch", "TrawlText", "TrawlTestSupport"]),
-        .testTarget(name: "TrawlIndexTests", dependencies: ["TrawlIndex", "TrawlFiles", "TrawlMatch", "TrawlText", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "TrawlCatalogTests", dependencies: ["TrawlCatalog", "TrawlFind", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlMatch", "TrawlKernels", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "TrawlIndex", "TrawlCatalog", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlMatchTests", dependencies: ["TrawlMatch", "TrawlNGram", "TrawlText", "TrawlTestSupport"]),
+        .testTarget(name: "TrawlFindTests", dependencies: ["TrawlFind", "TrawlSearchable", "TrawlMatch", "TrawlText", "TrawlTestSupport"]),
+        .testTarget(name: "TrawlIndexTests", dependencies: ["TrawlIndex", "TrawlNGram", "TrawlStorage", "TrawlConcurrency", "TrawlFiles", "TrawlMatch", "TrawlText", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlCatalogTests", dependencies: ["TrawlCatalog", "TrawlSearchable", "TrawlNGram", "TrawlStorage", "TrawlFind", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlStorage", "TrawlConcurrency", "TrawlMatch", "TrawlKernels", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "TrawlIndex", "TrawlNGram", "TrawlStorage", "TrawlMatch", "TrawlCatalog", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
     ],
     swiftLanguageModes: [.v6]
 )

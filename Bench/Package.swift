@@ -17,11 +17,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
+        // The root's test support (a link to Tests/TrawlTestSupport): process runner, tool lookup,
+        // seeded texts, the PCRE2 reference. Not a product of the root: it is no part of the API.
+        .target(name: "BenchTestSupport", dependencies: [.product(name: "Trawl", package: root)]),
         .executableTarget(
             name: "trawl-bench",
             dependencies: [
                 .product(name: "Trawl", package: root),
-                .product(name: "TrawlTestSupport", package: root),
+                "BenchTestSupport",
                 .product(name: "_RopeModule", package: "swift-collections"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -6,6 +6,8 @@ import Darwin
 import Dispatch
 import TrawlCatalog
 import TrawlFiles
+import TrawlStorage
+import TrawlConcurrency
 
 /// The items of a JSON Lines text (one object per line), parsed on another core while the caller
 /// indexes those already parsed: indexing has to be in order on one core, so parsing (about a

@@ -7,6 +7,7 @@ import SystemPackage
 import TrawlCatalog
 import TrawlFiles
 import TrawlText
+import TrawlSearchable
 
 /// `trawl catalog pick`: search as you type on the terminal, built only on the ``SearchField``
 /// and ``Catalog`` APIs (a proof that a host needs nothing else). Results update per keystroke;

@@ -1,6 +1,8 @@
 import SystemPackage
 import TrawlCatalog
 import TrawlFiles
+import TrawlStorage
+import TrawlConcurrency
 
 /// `trawl catalog build ITEMS.jsonl`: reads items (one JSON object per line), indexes them and
 /// stores the catalog. Bad lines are reported with their number and skipped; the stored catalog

@@ -5,6 +5,8 @@ import Darwin
 #endif
 import SystemPackage
 import TrawlFiles
+import TrawlStorage
+import TrawlConcurrency
 
 /// Writing to the standard streams, and what they are connected to.
 public enum Console {

@@ -8,6 +8,7 @@ import SystemPackage
 import TrawlFiles
 import TrawlIndex
 import TrawlMatch
+import TrawlConcurrency
 
 /// `trawl find`: walks, searches files in parallel, prints results in walk order.
 public struct FindRun: Sendable {

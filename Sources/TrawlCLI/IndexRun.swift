@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TrawlConcurrency
 
 /// `trawl index [PATH]`: builds the tree's index, or refreshes it — only files whose size,
 /// modification time or inode changed are read again; added and deleted files are noticed.

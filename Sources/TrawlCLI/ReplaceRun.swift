@@ -9,6 +9,7 @@ import TrawlFiles
 import TrawlIndex
 import TrawlMatch
 import TrawlText
+import TrawlConcurrency
 
 /// `trawl replace`: plans replacements per file, then previews them as a diff (the default),
 /// writes them atomically (`--write`), or asks per change (`--interactive`).

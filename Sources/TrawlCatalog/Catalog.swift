@@ -1,5 +1,5 @@
 import Dispatch
-import TrawlFiles
+import TrawlConcurrency
 
 /// A searchable collection of items: every word must match, the last one as a prefix, with typo
 /// tolerance, ranked like Meilisearch (typos, proximity, field weight, exactness), with highlights
@@ -390,7 +390,7 @@ public struct Catalog: Sendable {
     func valueNumber(of filter: CatalogFilter) -> UInt32? { valueNumbers[filter] }
 
     /// Whether an item the catalog holds now has this attribute value.
-    func hasLiveItem(with filter: CatalogFilter) -> Bool {
+    package func hasLiveItem(with filter: CatalogFilter) -> Bool {
         guard let number = valueNumbers[filter] else { return false }
         return valuePostings[Int(number)].contains { isLive[Int($0)] }
     }

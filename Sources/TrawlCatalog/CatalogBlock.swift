@@ -1,5 +1,5 @@
 import CZlib
-import TrawlIndex
+import TrawlStorage
 
 /// One stored block of a catalog's items (``CatalogFormat``): up to ``itemsPerBlock`` items,
 /// laid out by column so that like text sits together, then deflated.
@@ -117,8 +117,8 @@ enum CatalogBlock {
                     references.removeAll(keepingCapacity: true)
                     for (name, text) in item.fields { references.append((fieldNumbers[name].map { $0 << 1 } ?? locals.reference(to: name), text)) }
                     references.sort { $0.reference < $1.reference }
-                    TreeIndexFormat.appendVarint(UInt64(references.count), to: &head)
-                    for (reference, _) in references { TreeIndexFormat.appendVarint(UInt64(reference), to: &head) }
+                    StoredFormat.appendVarint(UInt64(references.count), to: &head)
+                    for (reference, _) in references { StoredFormat.appendVarint(UInt64(reference), to: &head) }
                     for (reference, text) in references {
                         while texts.count <= reference { texts.append([]) }
                         guard reference & 1 == 0 else {
@@ -164,13 +164,13 @@ enum CatalogBlock {
             self.spareEnds = spareEnds
             for number in numbers {
                 let item = catalog.items[Int(number)]!
-                TreeIndexFormat.appendVarint(UInt64(item.attributes.count), to: &attributes)
+                StoredFormat.appendVarint(UInt64(item.attributes.count), to: &attributes)
                 for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
-                    TreeIndexFormat.appendVarint(UInt64(catalog.attributeNumber(of: name).map { $0 << 1 } ?? locals.reference(to: name)), to: &attributes)
-                    TreeIndexFormat.appendVarint(UInt64(values.count), to: &attributes)
+                    StoredFormat.appendVarint(UInt64(catalog.attributeNumber(of: name).map { $0 << 1 } ?? locals.reference(to: name)), to: &attributes)
+                    StoredFormat.appendVarint(UInt64(values.count), to: &attributes)
                     for value in values {
                         let reference = catalog.valueNumber(of: CatalogFilter(name, value)).map { Int($0) << 1 } ?? locals.reference(to: value)
-                        TreeIndexFormat.appendVarint(UInt64(reference), to: &attributes)
+                        StoredFormat.appendVarint(UInt64(reference), to: &attributes)
                     }
                 }
             }
@@ -201,11 +201,11 @@ enum CatalogBlock {
                         separatorEscape += 1
                     }
                     let rank = index & Self.spareFlag == 0 ? shortSeparators[Int(index)] : ranks.separators[spare(index & ~Self.spareFlag)]!
-                    TreeIndexFormat.appendVarint(UInt64(rank), to: &column)
+                    StoredFormat.appendVarint(UInt64(rank), to: &column)
                 }
                 for number in fieldItems[field] {
                     let words = catalog.words(of: number, field: field)
-                    TreeIndexFormat.appendVarint(UInt64(words.count), to: &column)
+                    StoredFormat.appendVarint(UInt64(words.count), to: &column)
                     appendSeparator()
                     for number in words {
                         let rank: UInt32
@@ -227,17 +227,17 @@ enum CatalogBlock {
             }
             var structure: [UInt8] = []
             structure.reserveCapacity(head.count + texts.reduce(0) { $0 + $1.count } + attributes.count + 16)
-            TreeIndexFormat.appendVarint(UInt64(locals.strings.count), to: &structure)
+            StoredFormat.appendVarint(UInt64(locals.strings.count), to: &structure)
             for string in locals.strings { appendString(string, to: &structure) }
             structure += head
             for column in texts { structure += column }
             structure += attributes
             var words: [UInt8] = []
-            TreeIndexFormat.appendVarint(UInt64(leads.reduce(0) { $0 + $1.count }), to: &words)
+            StoredFormat.appendVarint(UInt64(leads.reduce(0) { $0 + $1.count }), to: &words)
             for column in leads { words += column }
             for column in tails { words += column }
             var out: [UInt8] = []
-            TreeIndexFormat.appendVarint(UInt64(itemCount), to: &out)
+            StoredFormat.appendVarint(UInt64(itemCount), to: &out)
             appendDeflated(structure, to: &out)
             let strategy = appendDeflated(words, to: &out, strategy: wordStrategy)
             return (out, strategy)
@@ -251,15 +251,15 @@ enum CatalogBlock {
     static func appendDeflated(_ raw: [UInt8], to out: inout [UInt8], strategy: Int32? = Z_DEFAULT_STRATEGY) -> Int32 {
         let (stored, used) = raw.isEmpty ? ([], strategy ?? Z_DEFAULT_STRATEGY)
             : strategy.map { (Deflate.compress(raw, strategy: $0), $0) } ?? Deflate.compressSmaller(raw)
-        TreeIndexFormat.appendVarint(UInt64(raw.count), to: &out)
-        TreeIndexFormat.appendVarint(UInt64(stored.count), to: &out)
+        StoredFormat.appendVarint(UInt64(raw.count), to: &out)
+        StoredFormat.appendVarint(UInt64(stored.count), to: &out)
         out += stored
         return used
     }
 
     /// Reads what ``appendDeflated(_:to:strategy:)`` wrote and inflates it (nothing is stored for
     /// no bytes).
-    static func inflated(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> [UInt8] {
+    static func inflated(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) -> [UInt8] {
         let raw = try reader.varint()
         let length = try reader.count()
         guard raw > 0 || length > 0 else { return [] }
@@ -272,12 +272,12 @@ enum CatalogBlock {
 
     /// The items of a version 3 block read from `reader`, and their words numbered as
     /// `lexicon.numbers` says (the catalog's fields in order, item by item).
-    static func decode(_ reader: inout TreeIndexFormat.Reader, tables: Tables,
-                       lexicon: CatalogLexicon.Decoding) throws(TreeIndexFormat.Error) -> (items: [CatalogItem], words: FoldedItems) {
+    static func decode(_ reader: inout StoredFormat.Reader, tables: Tables,
+                       lexicon: CatalogLexicon.Decoding) throws(StoredFormatError) -> (items: [CatalogItem], words: FoldedItems) {
         let itemCount = try reader.count()
         guard itemCount > 0 else { throw .corrupt("bad block") }
         let structure = try inflated(&reader), wordBytes = try inflated(&reader)
-        var reader = TreeIndexFormat.Reader(bytes: structure, end: structure.count)
+        var reader = StoredFormat.Reader(bytes: structure, end: structure.count)
         let names = try Names(&reader)
         var items: [CatalogItem] = []
         items.reserveCapacity(itemCount)
@@ -294,7 +294,7 @@ enum CatalogBlock {
         let spellingBytes = lexicon.lexicon.spellingBytes, spellingEnds = lexicon.lexicon.spellingEnds
         let separatorBytes = lexicon.lexicon.separatorBytes, separatorEnds = lexicon.lexicon.separatorEnds
         let placements = lexicon.placements, wordNumbers = lexicon.numbers
-        func appendSeparator(_ reader: inout TreeIndexFormat.Reader, at placement: CatalogLexicon.Placement) throws(TreeIndexFormat.Error) {
+        func appendSeparator(_ reader: inout StoredFormat.Reader, at placement: CatalogLexicon.Placement) throws(StoredFormatError) {
             let rank = try reader.varint()
             guard rank < UInt64(separatorEnds.count) else { throw .corrupt("bad separator rank") }
             guard placements[Int(rank)].contains(placement) else { throw .corrupt("a separator that joins words") }
@@ -339,7 +339,7 @@ enum CatalogBlock {
     }
 
     /// The (reference, item) of each text, in the order the texts column holds them.
-    private static func textReferences(_ reader: inout TreeIndexFormat.Reader, itemCount: Int) throws(TreeIndexFormat.Error) -> [(reference: UInt64, item: Int)] {
+    private static func textReferences(_ reader: inout StoredFormat.Reader, itemCount: Int) throws(StoredFormatError) -> [(reference: UInt64, item: Int)] {
         var texts: [(reference: UInt64, item: Int)] = []
         for item in 0..<itemCount {
             var previous: UInt64? = nil
@@ -355,7 +355,7 @@ enum CatalogBlock {
     }
 
     /// Moves `reader` past a version 3 block.
-    static func skip(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) {
+    static func skip(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) {
         _ = try reader.count()
         for _ in 0..<2 {
             _ = try reader.varint()
@@ -370,7 +370,7 @@ enum CatalogBlock {
         var rawLength: Int
         var stored: Range<Int>
 
-        init(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) {
+        init(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) {
             itemCount = try reader.count()
             let raw = try reader.varint()
             let length = try reader.count()
@@ -382,9 +382,9 @@ enum CatalogBlock {
     }
 
     /// The items of the version 2 block at `extent` of `bytes`.
-    static func decodeVersion2(_ bytes: [UInt8], _ extent: Extent, tables: Tables) throws(TreeIndexFormat.Error) -> [CatalogItem] {
+    static func decodeVersion2(_ bytes: [UInt8], _ extent: Extent, tables: Tables) throws(StoredFormatError) -> [CatalogItem] {
         guard let raw = Deflate.decompress(bytes[extent.stored], count: extent.rawLength) else { throw .corrupt("block that does not inflate") }
-        var reader = TreeIndexFormat.Reader(bytes: raw, end: raw.count)
+        var reader = StoredFormat.Reader(bytes: raw, end: raw.count)
         let names = try Names(&reader)
         var items: [CatalogItem] = []
         items.reserveCapacity(extent.itemCount)
@@ -403,11 +403,11 @@ enum CatalogBlock {
     struct Names {
         var locals: [String] = []
 
-        init(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) {
+        init(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) {
             for _ in 0..<(try reader.count()) { locals.append(try string(&reader)) }
         }
 
-        func name(_ reference: UInt64, in table: [String]) throws(TreeIndexFormat.Error) -> String {
+        func name(_ reference: UInt64, in table: [String]) throws(StoredFormatError) -> String {
             let index = Int(clamping: reference >> 1)
             if reference & 1 == 0 {
                 guard index < table.count else { throw .corrupt("bad reference") }
@@ -419,8 +419,8 @@ enum CatalogBlock {
     }
 
     /// Reads the attributes column into `items`.
-    private static func readAttributes(_ reader: inout TreeIndexFormat.Reader, into items: inout [CatalogItem], tables: Tables,
-                                       names: Names) throws(TreeIndexFormat.Error) {
+    private static func readAttributes(_ reader: inout StoredFormat.Reader, into items: inout [CatalogItem], tables: Tables,
+                                       names: Names) throws(StoredFormatError) {
         for item in items.indices {
             for _ in 0..<(try reader.count()) {
                 let attributeReference = try reader.varint()
@@ -443,12 +443,12 @@ enum CatalogBlock {
     }
 
     static func appendBytes<Bytes: Collection<UInt8>>(_ bytes: Bytes, to out: inout [UInt8]) {
-        TreeIndexFormat.appendVarint(UInt64(bytes.count), to: &out)
+        StoredFormat.appendVarint(UInt64(bytes.count), to: &out)
         out += bytes
     }
 
     /// A string's bytes, checked to be UTF-8.
-    static func utf8(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> [UInt8] {
+    static func utf8(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) -> [UInt8] {
         let bytes = try reader.bytes(try reader.count())
         guard String(validating: bytes, as: UTF8.self) != nil else { throw .corrupt("text that is not UTF-8") }
         return Array(bytes)
@@ -456,7 +456,7 @@ enum CatalogBlock {
 
     static func appendString(_ string: String, to out: inout [UInt8]) { appendBytes(string.utf8, to: &out) }
 
-    static func string(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> String {
+    static func string(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) -> String {
         let bytes = try reader.bytes(try reader.count())
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .corrupt("text that is not UTF-8") }
         return text

@@ -1,6 +1,6 @@
 import Dispatch
-import TrawlFiles
-import TrawlIndex
+import TrawlStorage
+import TrawlConcurrency
 
 /// The persisted form of a ``Catalog`` (`.trawl/catalog/catalog`), in the style of the tree index:
 ///
@@ -88,31 +88,31 @@ public enum CatalogFormat {
         // and stay in the arrays they were made in.
         let tables = CatalogBlock.Tables(catalog)
         var stored = [UInt8](repeating: 0, count: headerLength)
-        TreeIndexFormat.appendVarint(UInt64(catalog.fields.count), to: &stored)
+        StoredFormat.appendVarint(UInt64(catalog.fields.count), to: &stored)
         for field in catalog.fields {
             CatalogBlock.appendString(field.name, to: &stored)
-            TreeIndexFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &stored)
+            StoredFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &stored)
         }
         CatalogBlock.appendString(catalog.scopeAttribute ?? "", to: &stored)
-        TreeIndexFormat.appendVarint(UInt64(tables.attributeNames.count), to: &stored)
+        StoredFormat.appendVarint(UInt64(tables.attributeNames.count), to: &stored)
         for name in tables.attributeNames { CatalogBlock.appendString(name, to: &stored) }
-        TreeIndexFormat.appendVarint(UInt64(tables.values.count), to: &stored)
+        StoredFormat.appendVarint(UInt64(tables.values.count), to: &stored)
         for (attribute, text) in tables.values {
-            TreeIndexFormat.appendVarint(UInt64(attribute), to: &stored)
+            StoredFormat.appendVarint(UInt64(attribute), to: &stored)
             CatalogBlock.appendString(text, to: &stored)
         }
         lexicon.append(to: &stored)
-        TreeIndexFormat.appendVarint(UInt64(numbers.count), to: &stored)
-        TreeIndexFormat.appendVarint(UInt64(blockCount), to: &stored)
+        StoredFormat.appendVarint(UInt64(numbers.count), to: &stored)
+        StoredFormat.appendVarint(UInt64(blockCount), to: &stored)
         let blockBytes = (0..<blockCount).map { blocks.take($0)! }
-        var checksum = TreeIndexFormat.Checksum()
+        var checksum = StoredFormat.Checksum()
         checksum.add(stored[headerLength...])
         for block in blockBytes { checksum.add(block[...]) }
         var header = magic
-        TreeIndexFormat.appendUInt(UInt64(version), 4, to: &header)
-        TreeIndexFormat.appendUInt(UInt64(stored.count - headerLength + blockBytes.reduce(0) { $0 + $1.count }), 8, to: &header)
-        TreeIndexFormat.appendUInt(checksum.value, 8, to: &header)
-        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(header[...]), 8, to: &header)
+        StoredFormat.appendUInt(UInt64(version), 4, to: &header)
+        StoredFormat.appendUInt(UInt64(stored.count - headerLength + blockBytes.reduce(0) { $0 + $1.count }), 8, to: &header)
+        StoredFormat.appendUInt(checksum.value, 8, to: &header)
+        StoredFormat.appendUInt(StoredFormat.checksum(header[...]), 8, to: &header)
         stored.replaceSubrange(0..<headerLength, with: header)
         return Encoded(parts: [stored] + blockBytes, count: numbers.count)
     }
@@ -136,21 +136,21 @@ public enum CatalogFormat {
 
     /// Checks a stored catalog's `header` (its first bytes) against the size of the file it
     /// starts: magic, version, its own checksum, and a body length that is the rest of the file.
-    static func checkHeader(_ header: [UInt8], fileSize: Int) throws(TreeIndexFormat.Error) {
+    static func checkHeader(_ header: [UInt8], fileSize: Int) throws(StoredFormatError) {
         guard header.count >= headerLength, Array(header[0..<8]) == magic else { throw .notAnIndex }
-        let version = UInt32(TreeIndexFormat.readUInt(header, 8, 4))
+        let version = UInt32(StoredFormat.readUInt(header, 8, 4))
         guard (1...Self.version).contains(version) else { throw .unsupportedVersion(version) }
-        guard TreeIndexFormat.readUInt(header, 28, 8) == TreeIndexFormat.checksum(header[0..<28]) else { throw .corrupt("header checksum") }
-        guard TreeIndexFormat.readUInt(header, 12, 8) == UInt64(fileSize - headerLength) else { throw .corrupt("truncated") }
+        guard StoredFormat.readUInt(header, 28, 8) == StoredFormat.checksum(header[0..<28]) else { throw .corrupt("header checksum") }
+        guard StoredFormat.readUInt(header, 12, 8) == UInt64(fileSize - headerLength) else { throw .corrupt("truncated") }
     }
 
     /// The catalog `bytes` hold; throws when they are not a catalog, of another version, truncated
     /// or corrupt.
-    public static func decode(_ bytes: [UInt8]) throws(TreeIndexFormat.Error) -> Catalog {
+    public static func decode(_ bytes: [UInt8]) throws(StoredFormatError) -> Catalog {
         try checkHeader(bytes, fileSize: bytes.count)
-        let version = UInt32(TreeIndexFormat.readUInt(bytes, 8, 4))
-        guard TreeIndexFormat.readUInt(bytes, 20, 8) == TreeIndexFormat.checksum(bytes[headerLength...]) else { throw .corrupt("body checksum") }
-        var reader = TreeIndexFormat.Reader(bytes: bytes, position: headerLength, end: bytes.count)
+        let version = UInt32(StoredFormat.readUInt(bytes, 8, 4))
+        guard StoredFormat.readUInt(bytes, 20, 8) == StoredFormat.checksum(bytes[headerLength...]) else { throw .corrupt("body checksum") }
+        var reader = StoredFormat.Reader(bytes: bytes, position: headerLength, end: bytes.count)
         var fields: [CatalogField] = []
         for _ in 0..<(try reader.count()) {
             let name = try CatalogBlock.string(&reader)
@@ -170,7 +170,7 @@ public enum CatalogFormat {
     }
 
     /// The attribute names and values, after the fields.
-    private static func tables(_ reader: inout TreeIndexFormat.Reader, fields: [CatalogField]) throws(TreeIndexFormat.Error) -> CatalogBlock.Tables {
+    private static func tables(_ reader: inout StoredFormat.Reader, fields: [CatalogField]) throws(StoredFormatError) -> CatalogBlock.Tables {
         var tables = CatalogBlock.Tables(fieldNames: fields.map(\.name), attributeNames: [], values: [])
         for _ in 0..<(try reader.count()) { tables.attributeNames.append(try CatalogBlock.string(&reader)) }
         for _ in 0..<(try reader.count()) {
@@ -183,8 +183,8 @@ public enum CatalogFormat {
 
     /// Version 3: the lexicon, then blocks decoded on all cores into items with their words
     /// numbered, indexed in order.
-    private static func stored(_ reader: inout TreeIndexFormat.Reader, of bytes: [UInt8], fields: [CatalogField],
-                               tables: CatalogBlock.Tables) throws(TreeIndexFormat.Error) -> Catalog {
+    private static func stored(_ reader: inout StoredFormat.Reader, of bytes: [UInt8], fields: [CatalogField],
+                               tables: CatalogBlock.Tables) throws(StoredFormatError) -> Catalog {
         let lexicon = try CatalogLexicon.decode(&reader)
         let itemCount = try reader.varint()
         var starts: [Int] = []
@@ -193,10 +193,10 @@ public enum CatalogFormat {
             try CatalogBlock.skip(&reader)
         }
         starts.append(reader.position)
-        let blocks = SlotArray<Result<(items: [CatalogItem], words: FoldedItems), TreeIndexFormat.Error>>(count: starts.count - 1)
+        let blocks = SlotArray<Result<(items: [CatalogItem], words: FoldedItems), StoredFormatError>>(count: starts.count - 1)
         DispatchQueue.concurrentPerform(iterations: starts.count - 1) { [starts] block in
-            blocks.set(block, Result { () throws(TreeIndexFormat.Error) in
-                var reader = TreeIndexFormat.Reader(bytes: bytes, position: starts[block], end: starts[block + 1])
+            blocks.set(block, Result { () throws(StoredFormatError) in
+                var reader = StoredFormat.Reader(bytes: bytes, position: starts[block], end: starts[block + 1])
                 return try CatalogBlock.decode(&reader, tables: tables, lexicon: lexicon)
             })
         }
@@ -207,15 +207,15 @@ public enum CatalogFormat {
     }
 
     /// Version 2: blocks of items whose texts are deflated as they are.
-    private static func version2Items(_ reader: inout TreeIndexFormat.Reader, of bytes: [UInt8],
-                                      tables: CatalogBlock.Tables) throws(TreeIndexFormat.Error) -> [CatalogItem] {
+    private static func version2Items(_ reader: inout StoredFormat.Reader, of bytes: [UInt8],
+                                      tables: CatalogBlock.Tables) throws(StoredFormatError) -> [CatalogItem] {
         let itemCount = try reader.varint()
         var extents: [CatalogBlock.Extent] = []
         for _ in 0..<(try reader.count()) { extents.append(try CatalogBlock.Extent(&reader)) }
         guard itemCount == UInt64(extents.reduce(0) { $0 + $1.itemCount }) else { throw .corrupt("item count") }
-        let blocks = SlotArray<Result<[CatalogItem], TreeIndexFormat.Error>>(count: extents.count)
+        let blocks = SlotArray<Result<[CatalogItem], StoredFormatError>>(count: extents.count)
         DispatchQueue.concurrentPerform(iterations: extents.count) { [tables, extents] block in
-            blocks.set(block, Result { () throws(TreeIndexFormat.Error) in try CatalogBlock.decodeVersion2(bytes, extents[block], tables: tables) })
+            blocks.set(block, Result { () throws(StoredFormatError) in try CatalogBlock.decodeVersion2(bytes, extents[block], tables: tables) })
         }
         var items: [CatalogItem] = []
         items.reserveCapacity(Int(itemCount))
@@ -224,7 +224,7 @@ public enum CatalogFormat {
     }
 
     /// Version 1: each item with its names and values as text.
-    private static func version1Items(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> [CatalogItem] {
+    private static func version1Items(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) -> [CatalogItem] {
         var items: [CatalogItem] = []
         for _ in 0..<(try reader.count()) {
             var item = CatalogItem(id: try CatalogBlock.string(&reader))

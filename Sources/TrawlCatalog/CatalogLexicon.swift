@@ -4,8 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
-import TrawlFiles
-import TrawlIndex
+import TrawlStorage
 
 /// The words and separators of a stored catalog's searched texts (``CatalogFormat`` version 3),
 /// each as spelled, numbered by how often it occurs (the most frequent first).
@@ -277,8 +276,8 @@ struct CatalogLexicon: Sendable {
         raw.reserveCapacity(spellingBytes.count + separatorBytes.count + 2 * (spellingCount + separatorCount))
         for rank in 0..<spellingCount { CatalogBlock.appendBytes(spelling(rank), to: &raw) }
         for rank in 0..<separatorCount { CatalogBlock.appendBytes(separator(rank), to: &raw) }
-        TreeIndexFormat.appendVarint(UInt64(spellingCount), to: &out)
-        TreeIndexFormat.appendVarint(UInt64(separatorCount), to: &out)
+        StoredFormat.appendVarint(UInt64(spellingCount), to: &out)
+        StoredFormat.appendVarint(UInt64(separatorCount), to: &out)
         CatalogBlock.appendDeflated(raw, to: &out)
     }
 
@@ -306,11 +305,11 @@ struct CatalogLexicon: Sendable {
     }
 
     /// Reads a lexicon, checking that each spelling is one word and each separator holds none.
-    static func decode(_ reader: inout TreeIndexFormat.Reader) throws(TreeIndexFormat.Error) -> Decoding {
+    static func decode(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) -> Decoding {
         let spellingCount = try reader.varint(), separatorCount = try reader.varint()
         let raw = try CatalogBlock.inflated(&reader)
         guard spellingCount <= UInt64(raw.count), separatorCount <= UInt64(raw.count) else { throw .corrupt("bad lexicon") }
-        var rawReader = TreeIndexFormat.Reader(bytes: raw, end: raw.count)
+        var rawReader = StoredFormat.Reader(bytes: raw, end: raw.count)
         var decoding = Decoding(lexicon: CatalogLexicon(), numbers: [], placements: [], vocabulary: Vocabulary())
         decoding.numbers.reserveCapacity(Int(spellingCount))
         for _ in 0..<spellingCount {

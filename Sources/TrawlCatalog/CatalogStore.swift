@@ -4,8 +4,7 @@ import Glibc
 import Darwin
 #endif
 import SystemPackage
-import TrawlFiles
-import TrawlIndex
+import TrawlStorage
 
 /// Where a catalog lives on disk and how it is written: `FOLDER/catalog`, replaced atomically.
 public enum CatalogStore {
@@ -26,7 +25,7 @@ public enum CatalogStore {
         // The default folder is the tree's own (a tree may ship `.trawl` as a link out of it):
         // each of its folders must be a real one. A folder the user names is taken as named.
         try makeFolders(folder, followingLinks: folder != defaultFolder)
-        try TreeIndexStore.writeAtomically(parts: encoded.parts, to: path(in: folder))
+        try writeAtomically(parts: encoded.parts, to: path(in: folder))
     }
 
     /// The most bytes a stored catalog may take (ten times a million items'): a larger one is
@@ -40,25 +39,25 @@ public enum CatalogStore {
         let file = path(in: folder)
         let opened = file.withPlatformString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard opened >= 0 else {
-            if errno == ELOOP { throw TreeIndexFormat.Error.unusable("\(file): a symbolic link, not a stored catalog; refused") }
+            if errno == ELOOP { throw StoredFormatError.unusable("\(file): a symbolic link, not a stored catalog; refused") }
             throw Errno(rawValue: errno)
         }
         let descriptor = FileDescriptor(rawValue: opened)
         return try descriptor.closeAfter { () throws -> Catalog in
             var status = stat()
             guard fstat(opened, &status) == 0 else { throw Errno(rawValue: errno) }
-            guard status.st_mode & S_IFMT == S_IFREG else { throw TreeIndexFormat.Error.unusable("\(file): not a regular file; refused") }
+            guard status.st_mode & S_IFMT == S_IFREG else { throw StoredFormatError.unusable("\(file): not a regular file; refused") }
             let size = Int(status.st_size)
             let header = try readExactly(opened, at: 0, count: min(size, CatalogFormat.headerLength))
             try CatalogFormat.checkHeader(header, fileSize: size)
-            guard size <= sizeLimit else { throw TreeIndexFormat.Error.corrupt("a catalog of \(size) bytes, more than any catalog holds") }
+            guard size <= sizeLimit else { throw StoredFormatError.corrupt("a catalog of \(size) bytes, more than any catalog holds") }
             return try CatalogFormat.decode(try readExactly(opened, at: 0, count: size))
         }
     }
 
     /// `count` bytes at `offset` of the open file, or a failure when it has fewer.
     private static func readExactly(_ descriptor: Int32, at offset: Int, count: Int) throws -> [UInt8] {
-        guard let bytes = readBytes(descriptor, at: offset, count: count) else { throw TreeIndexFormat.Error.corrupt("truncated") }
+        guard let bytes = readBytes(descriptor, at: offset, count: count) else { throw StoredFormatError.corrupt("truncated") }
         return bytes
     }
 
@@ -66,7 +65,7 @@ public enum CatalogStore {
         var path = folder.root.map { FilePath(root: $0) } ?? FilePath()
         for component in folder.components {
             path.append(component)
-            switch followingLinks ? path.status() : path.linkStatus() {
+            switch statPath(path, followLinks: followingLinks) {
             case .success(let status):
                 guard status.st_mode & S_IFMT == S_IFDIR else { throw followingLinks ? .notDirectory : .tooManySymbolicLinkLevels }
             case .failure:

@@ -1,5 +1,5 @@
 import Dispatch
-import TrawlFiles
+import TrawlConcurrency
 
 /// Merged postings of the short prefixes that many words share: for such a prefix, every item
 /// holding a word that starts with it, ascending, each with the fields holding those words (a

@@ -1,4 +1,4 @@
-import TrawlIndex
+import TrawlStorage
 
 /// How a stored block writes the ranks of its words (``CatalogLexicon``): a lead byte per word,
 /// and for rarer words one, two or four tail bytes kept apart from the leads.
@@ -46,8 +46,8 @@ enum RankCode {
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
         /// Reads the count.
-        mutating func start() throws(TreeIndexFormat.Error) {
-            var reader = TreeIndexFormat.Reader(bytes: bytes, end: bytes.count)
+        mutating func start() throws(StoredFormatError) {
+            var reader = StoredFormat.Reader(bytes: bytes, end: bytes.count)
             let count = try reader.count()
             lead = reader.position
             leadsEnd = lead + count
@@ -58,7 +58,7 @@ enum RankCode {
         var isAtEnd: Bool { lead == leadsEnd && tail == bytes.count }
 
         @inline(__always)
-        mutating func next() throws(TreeIndexFormat.Error) -> Int {
+        mutating func next() throws(StoredFormatError) -> Int {
             guard lead < leadsEnd else { throw .corrupt("more words than a block holds") }
             let byte = UInt32(bytes[lead])
             lead += 1

@@ -1,6 +1,5 @@
 import Synchronization
-import TrawlIndex
-import TrawlMatch
+import TrawlNGram
 
 /// Every distinct folded word of a catalog, numbered in order of first appearance, with a byte-order
 /// listing that serves prefix ranges and typo-tolerant lookups.
@@ -86,7 +85,7 @@ struct Vocabulary: Sendable {
             // Each distinct trigram once, collected in one pass over the word's bytes: a word of
             // megabytes (one stored item can hold one) costs about its bytes, not a posting
             // lookup per trigram.
-            let keys = word.withUnsafeBufferPointer { TreeIndexer.trigramKeys(in: $0) }
+            let keys = word.withUnsafeBufferPointer { Trigram.distinctKeys(in: $0) }
             grams.add(keys.map { Trigram(key: $0) }, to: UInt32(number))
         }
         let added = (sorted.count..<count).map(UInt32.init).sorted { less($0, $1) }

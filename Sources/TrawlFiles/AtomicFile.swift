@@ -7,6 +7,7 @@ import CTrawlSystem
 import Synchronization
 import SystemPackage
 import TrawlText
+import TrawlStorage
 
 /// Why a file was not rewritten. In every case the file is left exactly as it is now.
 public enum WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {

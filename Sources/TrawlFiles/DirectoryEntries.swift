@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import SystemPackage
+import TrawlStorage
 
 /// An entry of a directory as `readdir` gives it.
 public struct DirectoryEntry: Sendable, Hashable {

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Synchronization
 import SystemPackage
+import TrawlStorage
 
 /// The versions a run's rewrites displaced, held open (their names already removed) for a while
 /// instead of let go at once.

@@ -1,5 +1,6 @@
 import TrawlMatch
 import TrawlText
+import TrawlConcurrency
 
 extension LineSearcher {
     /// What a tally counts (`--count-matches`, `-c`, `-l`).

@@ -1,4 +1,5 @@
 import Synchronization
+import TrawlConcurrency
 
 /// What a ``TreeSearch`` hands each file to and its results to: the work of one file, done on
 /// worker threads in parallel, and the consumer of each file's result, called on the searching

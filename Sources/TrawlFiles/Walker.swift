@@ -5,6 +5,7 @@ import Darwin
 #endif
 
 import SystemPackage
+import TrawlStorage
 
 /// Options of the file walk (flags shared with ripgrep).
 public struct WalkOptions: Sendable {

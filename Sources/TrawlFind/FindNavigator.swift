@@ -27,7 +27,7 @@ public final class FindNavigator {
     public private(set) var isReplaceShown = false
     private var presented = false
 
-    /// Whether find and replace are allowed; a ``ScopeTree`` sets it from the nearest scope.
+    /// Whether find and replace are allowed; a `ScopeTree` sets it from the nearest scope.
     /// Disabling find dismisses the navigator; disabling replace hides the replace part.
     public var policy: FindPolicy = .enabled {
         didSet {
@@ -35,9 +35,9 @@ public final class FindNavigator {
             if policy.isReplaceDisabled { isReplaceShown = false }
         }
     }
-    /// Called each time the navigator is hidden, by any means: a ``ScopeTree`` forgets which
+    /// Called each time the navigator is hidden, by any means: a `ScopeTree` forgets which
     /// presenting modifier showed it.
-    @ObservationIgnored var presentationDidEnd: (() -> Void)?
+    @ObservationIgnored package var presentationDidEnd: (() -> Void)?
 
     /// Whether replace actions can run now.
     public var isReplaceAvailable: Bool { !policy.isReplaceDisabled }

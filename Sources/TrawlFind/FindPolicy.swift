@@ -1,5 +1,5 @@
 /// Whether find and replace are allowed for an editor: the model of SwiftUI's `findDisabled(_:)`
-/// and `replaceDisabled(_:)`, resolved by a ``ScopeTree`` (or set directly on a navigator).
+/// and `replaceDisabled(_:)`, resolved by a `ScopeTree` (or set directly on a navigator).
 public struct FindPolicy: Hashable, Sendable {
     /// Find (and so replace) is disabled.
     public var isFindDisabled: Bool

@@ -1,6 +1,7 @@
 import SystemPackage
 import TrawlFiles
 import TrawlMatch
+import TrawlNGram
 
 /// What a watcher knows of the large files its answers hand over: for each that is dense (holds so
 /// many distinct trigrams that the index rules it out of almost no search), a ``FourGramFilter``
@@ -78,7 +79,7 @@ struct DenseFileFilters {
               case .success(let content) = FileContent.read(WalkedFile(path: path, isExplicit: false, anchor: FolderAnchor(root)),
                                                             for: .search(allowsMapping: true, allowsStreams: false)) else { return nil }
         let filter = content.text.withBytes { bytes in
-            TreeIndexer.trigramKeys(in: bytes).count >= DenseFileFilters.denseTrigrams ? FourGramFilter(bytes) : nil
+            Trigram.distinctKeys(in: bytes).count >= DenseFileFilters.denseTrigrams ? FourGramFilter(bytes) : nil
         }
         guard !content.changedWhileMapped, file.signature.matches(FileSignature.of(path)) else { return nil }
         if let previous = learned[file.path]?.filter { filterBytes -= previous.byteCount }

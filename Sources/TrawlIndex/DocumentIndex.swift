@@ -2,6 +2,8 @@ import Dispatch
 import TrawlFiles
 import TrawlMatch
 import TrawlText
+import TrawlNGram
+import TrawlConcurrency
 
 /// A trigram index of one document, kept up to date edit by edit, that tells a search which parts
 /// of the text can hold a match.

@@ -1,4 +1,5 @@
 import TrawlMatch
+import TrawlNGram
 
 /// A Bloom filter of a text's four-byte windows, ASCII letters folded as in ``Trigram`` keys: it
 /// answers "may this text hold the literal?" with no false negative.

@@ -6,6 +6,7 @@ import Darwin
 import CTrawlSystem
 import SystemPackage
 import TrawlFiles
+import TrawlStorage
 
 /// A tree's `.trawl/` folder, opened as a real folder inside the tree and used only through its
 /// descriptor: every file in it is opened without following a link (and without blocking on a

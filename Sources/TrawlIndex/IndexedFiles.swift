@@ -6,6 +6,7 @@ import Darwin
 import SystemPackage
 import TrawlFiles
 import TrawlMatch
+import TrawlNGram
 
 /// The files to read for a query under some roots, narrowed by the trees' indexes when they have
 /// them (`ROOT/.trawl/`): from an index's listing or its watcher's changes when one root is

@@ -1,4 +1,5 @@
 import TrawlFiles
+import TrawlNGram
 
 /// A listing's files arranged so that a watcher chooses a search's files from the candidates
 /// alone: the position of each indexed file by its number, the files without a number, and the

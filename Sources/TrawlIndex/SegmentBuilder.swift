@@ -1,5 +1,6 @@
 import Dispatch
 import TrawlFiles
+import TrawlConcurrency
 
 /// Builds the bytes of a tree's segment (as ``TreeIndexFormat/encodeSegment(_:)`` writes them)
 /// from files' trigram keys, with no posting list per trigram in between, on every core.

@@ -1,5 +1,7 @@
 import TrawlFiles
 import TrawlMatch
+import TrawlStorage
+import TrawlNGram
 
 /// A tree's stored index opened for queries: the manifest (the listing) and each segment's header
 /// and trigram table are read and checked at once; a posting list is read (and checked) only when
@@ -151,7 +153,7 @@ struct StoredSegment: Sendable {
 
     /// The length the table gives for an entry's list (unchecked).
     private func storedLength(at entry: Int) -> Int {
-        Int(TreeIndexFormat.readUInt(table, entry * TreeIndexFormat.tableEntryLength + 7, 4))
+        Int(StoredFormat.readUInt(table, entry * TreeIndexFormat.tableEntryLength + 7, 4))
     }
 
     /// The table entry of `key`, by bisection.
@@ -172,7 +174,7 @@ struct StoredSegment: Sendable {
     /// Where an entry's list is in the postings, checked against the segment's size.
     private func listRange(at entry: Int) throws(TreeIndexFormat.Error) -> Range<Int> {
         let base = entry * TreeIndexFormat.tableEntryLength
-        let offset = Int(TreeIndexFormat.readUInt(table, base + 3, 4)), length = storedLength(at: entry)
+        let offset = Int(StoredFormat.readUInt(table, base + 3, 4)), length = storedLength(at: entry)
         guard postingsOffset + offset + length <= size, length > 0 else { throw .corrupt("bad posting list") }
         return offset..<(offset + length)
     }
@@ -188,7 +190,7 @@ struct StoredSegment: Sendable {
     /// them); with `within` (ascending), only those also in it, decoded no further than its last.
     private func units(at entry: Int, in bytes: [UInt8], range: Range<Int>, within: [UInt32]? = nil) throws(TreeIndexFormat.Error) -> [UInt32] {
         let base = entry * TreeIndexFormat.tableEntryLength
-        guard TreeIndexFormat.readUInt(table, base + 11, 8) == TreeIndexFormat.checksum(bytes[range]) else { throw .corrupt("posting list checksum") }
+        guard StoredFormat.readUInt(table, base + 11, 8) == StoredFormat.checksum(bytes[range]) else { throw .corrupt("posting list checksum") }
         guard let units = EncodedPostings.units(bytes, range, limit: numberLimit, within: within) else { throw .corrupt("bad posting list") }
         return units
     }

@@ -5,6 +5,9 @@ import Darwin
 #endif
 import Dispatch
 import TrawlFiles
+import TrawlStorage
+import TrawlNGram
+import TrawlConcurrency
 
 /// The stored form of a tree's index (version 6): a manifest (`.trawl/index`) holding the listing
 /// of the tree and naming its segments, and immutable segment files (`.trawl/postings-…`) holding
@@ -58,29 +61,16 @@ public enum TreeIndexFormat {
     static let tableEntryLength = 19
 
     /// Why stored bytes are not a usable index.
-    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
-        case notAnIndex
-        case unsupportedVersion(UInt32)
-        case corrupt(String)
-        /// The manifest's authenticator does not match under this user's key: the index was
-        /// built by someone else (it came with the tree), or damaged.
-        case notMadeHere
-        /// This user has no key to check an index with (`UserKey`): why.
-        case noKey(String)
-        /// What is stored is not what Trawl makes there (a link, a FIFO), or cannot be read: why.
-        case unusable(String)
+    public typealias Error = StoredFormatError
+    typealias Reader = StoredFormat.Reader
+    typealias Checksum = StoredFormat.Checksum
 
-        public var description: String {
-            switch self {
-            case .notAnIndex: "not a Trawl index"
-            case .unsupportedVersion(let version): "index format version \(version), this Trawl reads \(TreeIndexFormat.version)"
-            case .corrupt(let why): "corrupt index (\(why))"
-            case .notMadeHere: "an index this user did not build (it came with the tree, or it is damaged); not trusted"
-            case .noKey(let why): "no key to check indexes with (\(why))"
-            case .unusable(let why): why
-            }
-        }
-    }
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 { StoredFormat.checksum(bytes) }
+    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 { StoredFormat.checksum(raw) }
+    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) { StoredFormat.appendVarint(value, to: &out) }
+    static func appendUInt(_ value: UInt64, _ width: Int, to out: inout [UInt8]) { StoredFormat.appendUInt(value, width, to: &out) }
+    static func readUInt(_ bytes: [UInt8], _ offset: Int, _ width: Int) -> UInt64 { StoredFormat.readUInt(bytes, offset, width) }
+    static func readUInt(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ width: Int) -> UInt64 { StoredFormat.readUInt(bytes, offset, width) }
 
     // MARK: Manifest
 
@@ -470,154 +460,38 @@ public enum TreeIndexFormat {
         guard readUInt(header, headerLength - 8, 8) == checksum(header[0..<(headerLength - 8)]) else { throw .corrupt("header checksum") }
         return Int(clamping: readUInt(header, 12, 8))
     }
+}
 
-    // MARK: Bytes
+extension StoredFormat.Reader {
+    typealias Error = StoredFormatError
 
-    // These encoders and the reader are shared by every persisted index of the package (the tree
-    // index here, catalogs in TrawlCatalog): one checksum, one varint, one bounds-checked reader.
-
-    /// FNV-1a over little-endian 8-byte words (then the remaining bytes): fast enough to check
-    /// every byte read.
-    public static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.withUnsafeBytes { checksum($0) }
+    mutating func path(after previous: inout [UInt8]) throws(Error) -> [UInt8] {
+        var shared = 0
+        return try path(after: &previous, shared: &shared)
     }
 
-    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-        var checksum = Checksum()
-        checksum.add(raw)
-        return checksum.value
+    /// ``path(after:)``, also giving how many bytes it shares with `previous`.
+    mutating func path(after previous: inout [UInt8], shared sharedCount: inout Int) throws(Error) -> [UInt8] {
+        let shared = try varint()
+        guard shared <= UInt64(previous.count) else { throw .corrupt("bad path") }
+        let rest = try bytes(try count())
+        // One allocation per path (a listing holds tens of thousands).
+        let path = [UInt8](unsafeUninitializedCapacity: Int(shared) + rest.count) { buffer, initialized in
+            previous.withUnsafeBufferPointer { buffer.baseAddress!.initialize(from: $0.baseAddress!, count: Int(shared)) }
+            rest.withUnsafeBufferPointer { (buffer.baseAddress! + Int(shared)).initialize(from: $0.baseAddress!, count: rest.count) }
+            initialized = Int(shared) + rest.count
+        }
+        previous = path
+        sharedCount = Int(shared)
+        return path
     }
 
-    /// Appends `value` as a LEB128 varint.
-    public static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            out.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        out.append(UInt8(value))
-    }
-
-    /// Appends the low `width` bytes of `value`, little-endian.
-    public static func appendUInt(_ value: UInt64, _ width: Int, to out: inout [UInt8]) {
-        for shift in 0..<width { out.append(UInt8(value >> (8 * UInt64(shift)) & 0xFF)) }
-    }
-
-    /// Reads `width` little-endian bytes at `offset`.
-    public static func readUInt(_ bytes: [UInt8], _ offset: Int, _ width: Int) -> UInt64 {
-        bytes.withUnsafeBytes { readUInt($0, offset, width) }
-    }
-
-    static func readUInt(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ width: Int) -> UInt64 {
-        precondition(offset >= 0 && width >= 0 && offset + width <= bytes.count, "read within the bytes")
-        var value: UInt64 = 0
-        for shift in 0..<width { value |= UInt64(bytes[offset + shift]) << (8 * UInt64(shift)) }
-        return value
-    }
-
-    /// Reads varints and bytes from a checked section, throwing ``Error/corrupt(_:)`` past its end.
-    public struct Reader {
-        let bytes: [UInt8]
-        /// Where the next read starts.
-        public var position = 0
-        var end: Int
-
-        /// A reader of `bytes[position..<end]`.
-        public init(bytes: [UInt8], position: Int = 0, end: Int) {
-            // The reads past a check trust these bounds.
-            precondition(position >= 0 && position <= end && end <= bytes.count, "a reader's range lies in its bytes")
-            self.bytes = bytes
-            self.position = position
-            self.end = end
-        }
-
-        public mutating func byte() throws(Error) -> UInt8 {
-            guard position < end else { throw .corrupt("truncated") }
-            defer { position += 1 }
-            return bytes[position]
-        }
-
-        public mutating func bytes(_ count: Int) throws(Error) -> ArraySlice<UInt8> {
-            guard count >= 0, count <= end - position else { throw .corrupt("truncated") }
-            defer { position += count }
-            return bytes[position..<(position + count)]
-        }
-
-        public mutating func varint() throws(Error) -> UInt64 {
-            // With room for the longest varint, no check per byte: a manifest holds a hundred
-            // thousand of them.
-            if end - position >= 10 {
-                let (value, length) = bytes.withUnsafeBufferPointer { buffer -> (UInt64, Int) in
-                    var value: UInt64 = 0
-                    for length in 0..<10 {
-                        let byte = buffer[position + length]
-                        value |= UInt64(byte & 0x7F) << (7 * UInt64(length))
-                        if byte & 0x80 == 0 { return (value, length + 1) }
-                    }
-                    return (value, 0)
-                }
-                guard length > 0 else { throw .corrupt("bad varint") }
-                position += length
-                return value
-            }
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let byte = try byte()
-                guard shift < 64 else { throw .corrupt("bad varint") }
-                value |= UInt64(byte & 0x7F) << shift
-                if byte & 0x80 == 0 { return value }
-                shift += 7
-            }
-        }
-
-        public mutating func zigzag() throws(Error) -> Int {
-            let value = try varint()
-            return Int(Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1))
-        }
-
-        /// A varint that counts things that follow (at least a byte each).
-        public mutating func count() throws(Error) -> Int {
-            let value = try varint()
-            guard value <= UInt64(end - position) else { throw .corrupt("bad count") }
-            return Int(value)
-        }
-
-        /// Eight bytes, little-endian.
-        mutating func uint64() throws(Error) -> UInt64 {
-            guard end - position >= 8 else { throw .corrupt("truncated") }
-            defer { position += 8 }
-            return TreeIndexFormat.readUInt(bytes, position, 8)
-        }
-
-        mutating func path(after previous: inout [UInt8]) throws(Error) -> [UInt8] {
-            var shared = 0
-            return try path(after: &previous, shared: &shared)
-        }
-
-        /// ``path(after:)``, also giving how many bytes it shares with `previous`.
-        mutating func path(after previous: inout [UInt8], shared sharedCount: inout Int) throws(Error) -> [UInt8] {
-            let shared = try varint()
-            guard shared <= UInt64(previous.count) else { throw .corrupt("bad path") }
-            let rest = try bytes(try count())
-            // One allocation per path (a listing holds tens of thousands).
-            let path = [UInt8](unsafeUninitializedCapacity: Int(shared) + rest.count) { buffer, initialized in
-                previous.withUnsafeBufferPointer { buffer.baseAddress!.initialize(from: $0.baseAddress!, count: Int(shared)) }
-                rest.withUnsafeBufferPointer { (buffer.baseAddress! + Int(shared)).initialize(from: $0.baseAddress!, count: rest.count) }
-                initialized = Int(shared) + rest.count
-            }
-            previous = path
-            sharedCount = Int(shared)
-            return path
-        }
-
-        mutating func signature() throws(Error) -> FileSignature {
-            let size = Int(clamping: try varint())
-            let modified = try zigzag(), changed = try zigzag()
-            let inode = try varint()
-            guard let mode = UInt32(exactly: try varint()) else { throw .corrupt("bad mode") }
-            return FileSignature(size: size, modified: modified, changed: changed, inode: inode, mode: mode)
-        }
+    mutating func signature() throws(Error) -> FileSignature {
+        let size = Int(clamping: try varint())
+        let modified = try zigzag(), changed = try zigzag()
+        let inode = try varint()
+        guard let mode = UInt32(exactly: try varint()) else { throw .corrupt("bad mode") }
+        return FileSignature(size: size, modified: modified, changed: changed, inode: inode, mode: mode)
     }
 }
 

@@ -6,6 +6,7 @@ import Darwin
 import SystemPackage
 import TrawlFiles
 import TrawlMatch
+import TrawlNGram
 
 /// A file to search, and what a tree's index says of it.
 public struct NarrowedFile: Sendable {

@@ -5,6 +5,8 @@ import Darwin
 #endif
 import SystemPackage
 import TrawlFiles
+import TrawlConcurrency
+import TrawlNGram
 
 /// Builds or refreshes the index of a tree (`ROOT/.trawl/`), reading only what changed.
 ///
@@ -157,7 +159,7 @@ public struct TreeIndexer: Sendable {
             default:
                 return .unindexed(TreeListing.File(path: relative, number: nil, signature: signature.checked(racyAfter: instant)))
             }
-            let keys = content.text.withBytes { TreeIndexer.trigramKeys(in: $0) }
+            let keys = content.text.withBytes { Trigram.distinctKeys(in: $0) }
             return .indexed(path: relative, signature: signature.checked(racyAfter: instant), keys: building ? [] : keys,
                             prepared: building ? SegmentBuilder.prepare(keys) : nil)
         }, consume: { outcome in
@@ -264,11 +266,6 @@ public struct TreeIndexer: Sendable {
         report.written = true
         report.manifest = manifest
         return report
-    }
-
-    /// The distinct trigram keys of a file's bytes.
-    public static func trigramKeys(in bytes: UnsafeBufferPointer<UInt8>) -> [UInt32] {
-        TrigramCollector.withCollector { $0.distinct(in: bytes) }
     }
 
     /// The path of a walked file relative to `root`, as the listing keys it.

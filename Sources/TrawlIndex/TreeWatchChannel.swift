@@ -7,6 +7,8 @@ import CTrawlSystem
 import SystemPackage
 import TrawlFiles
 import TrawlMatch
+import TrawlNGram
+import TrawlConcurrency
 
 /// How a search asks a tree's watcher (``TreeWatcher``) what changed since the index state it
 /// opened. One request per connection, one reply, then the watcher closes it:

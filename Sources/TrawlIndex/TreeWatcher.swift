@@ -9,6 +9,8 @@ import Synchronization
 import SystemPackage
 import TrawlFiles
 import TrawlMatch
+import TrawlNGram
+import TrawlConcurrency
 
 /// Keeps a tree's index fresh and tells searches what changed since, so that a search with an
 /// index need not `stat` every file it rules out (tens of thousands of calls, most of a search for

@@ -1,3 +1,4 @@
+import TrawlNGram
 /// A literal string as a prefilter sees it: each unit is a byte, or an ASCII letter that matches
 /// in either case.
 struct PrefilterLiteral: Hashable, Sendable {
@@ -10,7 +11,7 @@ struct PrefilterLiteral: Hashable, Sendable {
     private(set) var pairFirst = -1
     private(set) var pairSecond = -1
 
-    static let caselessFlag: UInt16 = 0x100
+    static let caselessFlag = QueryLiteral.caselessFlag
 
     init(units: [UInt16]) {
         self.units = units

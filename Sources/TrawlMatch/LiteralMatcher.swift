@@ -1,3 +1,4 @@
+import TrawlNGram
 /// Finds literal text: the needle as typed.
 ///
 /// A case-sensitive needle without line breaks is found by scanning for its rarest byte with

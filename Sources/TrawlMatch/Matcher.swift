@@ -1,4 +1,5 @@
 import TrawlText
+import TrawlNGram
 
 /// The boundary between "how to match" and everything that uses matches (the find navigator, the
 /// index, the `trawl` command), in the spirit of ripgrep's grep-matcher crate.

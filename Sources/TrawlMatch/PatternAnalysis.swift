@@ -1,4 +1,5 @@
 import TrawlText
+import TrawlNGram
 
 /// What Trawl learns from a PCRE2 pattern before compiling it:
 ///

@@ -1,3 +1,4 @@
+import TrawlNGram
 /// A pattern's language as far as the analysis tracks it.
 struct PatternInfo {
     typealias Literals = Set<[UInt16]>

@@ -1,3 +1,4 @@
+import TrawlNGram
 /// Finds matches of a PCRE2 regular expression (8-bit, UTF, UCP, JIT-compiled when available).
 ///
 /// Editor semantics: `^` and `$` anchor at lines (LF or CRLF), `\n` matches a line ending whether

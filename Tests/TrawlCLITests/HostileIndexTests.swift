@@ -3,6 +3,7 @@ import SystemPackage
 import Testing
 @testable import TrawlIndex
 import TrawlFiles
+import TrawlNGram
 
 /// A tree that comes with its own `.trawl/` (cloned, unpacked, planted), or whose index is damaged
 /// in ways its checksums do not show: trawl never writes outside the tree, never follows a link

@@ -3,6 +3,8 @@ import SystemPackage
 import Testing
 import TrawlFiles
 @testable import TrawlIndex
+import TrawlStorage
+import TrawlNGram
 
 /// Seeded mutations of a real tree index: bytes flipped, cut, added or replaced (checksums left
 /// as they are), and damage made with every checksum and the authenticator made again (as only a
@@ -97,7 +99,7 @@ import TrawlFiles
         default: // the header's counts changed, the header's own checksum made again
             guard bytes.count >= 36 else { break }
             for offset in 12..<20 { bytes[offset] = UInt8.random(in: 0...255, using: &random) }
-            let checksum = TreeIndexFormat.checksum(bytes[0..<28])
+            let checksum = StoredFormat.checksum(bytes[0..<28])
             for shift in 0..<8 { bytes[28 + shift] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt64(shift))) }
         }
         try Data(bytes).write(to: folder.appendingPathComponent(name))

@@ -4,6 +4,7 @@ import Testing
 import TrawlIndex
 import TrawlTestSupport
 @testable import TrawlCatalog
+import TrawlStorage
 
 /// The stored catalog: what goes in comes out, old files still read, damage is an error.
 @Suite struct CatalogFormatTests {
@@ -177,7 +178,7 @@ import TrawlTestSupport
     /// A version 3 file of one item "p" whose title has as many words as its separators less one,
     /// its words (in the words part) and its separators given by rank; written by hand.
     static func storedCatalog(spellings: [String], separators: [String], title: (words: [Int], separators: [Int])) -> [UInt8] {
-        func varint(_ value: Int, _ out: inout [UInt8]) { TreeIndexFormat.appendVarint(UInt64(value), to: &out) }
+        func varint(_ value: Int, _ out: inout [UInt8]) { StoredFormat.appendVarint(UInt64(value), to: &out) }
         func string(_ text: String, _ out: inout [UInt8]) { varint(text.utf8.count, &out); out += text.utf8 }
         var body: [UInt8] = []
         varint(1, &body); string("title", &body); varint(4, &body)
@@ -202,10 +203,10 @@ import TrawlTestSupport
         CatalogBlock.appendDeflated(structure, to: &body)
         CatalogBlock.appendDeflated(words, to: &body)
         var file = Array("TRAWLCT\0".utf8)
-        TreeIndexFormat.appendUInt(3, 4, to: &file)
-        TreeIndexFormat.appendUInt(UInt64(body.count), 8, to: &file)
-        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(body[...]), 8, to: &file)
-        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(file[...]), 8, to: &file)
+        StoredFormat.appendUInt(3, 4, to: &file)
+        StoredFormat.appendUInt(UInt64(body.count), 8, to: &file)
+        StoredFormat.appendUInt(StoredFormat.checksum(body[...]), 8, to: &file)
+        StoredFormat.appendUInt(StoredFormat.checksum(file[...]), 8, to: &file)
         return file + body
     }
 
@@ -215,7 +216,7 @@ import TrawlTestSupport
         let lines = try String(contentsOf: fixturesDirectory.appendingPathComponent("catalog/packages.jsonl"), encoding: .utf8)
         let items = try lines.split(separator: "\n").map { try CatalogItem(jsonLine: String($0)) }
         let catalog = try CatalogFormat.decode(stored)
-        #expect(TreeIndexFormat.readUInt(stored, 8, 4) == 2)
+        #expect(StoredFormat.readUInt(stored, 8, 4) == 2)
         #expect(items.count == 319 && catalog.allItems == items)
         #expect(catalog.scopeAttribute == "section")
     }
@@ -238,7 +239,7 @@ import TrawlTestSupport
     /// Version 1, written as the previous release wrote it.
     @Test func aVersionOneCatalogIsStillRead() throws {
         var body: [UInt8] = []
-        func varint(_ value: Int) { TreeIndexFormat.appendVarint(UInt64(value), to: &body) }
+        func varint(_ value: Int) { StoredFormat.appendVarint(UInt64(value), to: &body) }
         func string(_ text: String) { varint(text.utf8.count); body += text.utf8 }
         varint(2); string("title"); varint(4); string("body"); varint(2)
         string("section")
@@ -247,10 +248,10 @@ import TrawlTestSupport
         varint(2); string("section"); varint(1); string("utils"); string("tags"); varint(2); string("x"); string("y")
         string("p2"); varint(1); string("title"); string("alpha"); varint(0)
         var file = Array("TRAWLCT\0".utf8)
-        TreeIndexFormat.appendUInt(1, 4, to: &file)
-        TreeIndexFormat.appendUInt(UInt64(body.count), 8, to: &file)
-        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(body[...]), 8, to: &file)
-        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(file[...]), 8, to: &file)
+        StoredFormat.appendUInt(1, 4, to: &file)
+        StoredFormat.appendUInt(UInt64(body.count), 8, to: &file)
+        StoredFormat.appendUInt(StoredFormat.checksum(body[...]), 8, to: &file)
+        StoredFormat.appendUInt(StoredFormat.checksum(file[...]), 8, to: &file)
         let catalog = try CatalogFormat.decode(file + body)
         #expect(catalog.fields == [CatalogField("title", weight: 2), CatalogField("body", weight: 1)])
         #expect(catalog.scopeAttribute == "section")
@@ -272,9 +273,9 @@ import TrawlTestSupport
             }
             if Bool.random(using: &random) { bytes.removeLast(Int.random(in: 1...64, using: &random)) }
             var header = Array(bytes[0..<12])
-            TreeIndexFormat.appendUInt(UInt64(bytes.count - CatalogFormat.headerLength), 8, to: &header)
-            TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(bytes[CatalogFormat.headerLength...]), 8, to: &header)
-            TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(header[...]), 8, to: &header)
+            StoredFormat.appendUInt(UInt64(bytes.count - CatalogFormat.headerLength), 8, to: &header)
+            StoredFormat.appendUInt(StoredFormat.checksum(bytes[CatalogFormat.headerLength...]), 8, to: &header)
+            StoredFormat.appendUInt(StoredFormat.checksum(header[...]), 8, to: &header)
             bytes.replaceSubrange(0..<CatalogFormat.headerLength, with: header)
             do {
                 _ = try CatalogFormat.decode(bytes)

@@ -1,5 +1,6 @@
 import Testing
 import TrawlCatalog
+import TrawlSearchable
 
 /// Scopes in a catalog session: "All" restricts nothing; a scope that cannot work as meant is a
 /// diagnostic, not a silent surprise.

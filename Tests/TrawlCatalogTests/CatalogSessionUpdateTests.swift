@@ -1,5 +1,6 @@
 import Testing
 @testable import TrawlCatalog
+import TrawlSearchable
 
 /// A session follows every input of its search: the catalog as updated (suggestions too), the
 /// result limit and the facets.

@@ -1,13 +1,14 @@
 import Testing
 import TrawlCatalog
 import TrawlTestSupport
+import TrawlSearchable
 
 /// The code samples of TrawlCatalog's article, compiled and run here as they are written there.
 @MainActor @Suite struct CatalogDocumentationSampleTests {
     static let file = "Tests/TrawlCatalogTests/DocumentationSampleTests.swift"
 
     @Test func everySampleIsCompiledHere() throws {
-        let samples = try documentationSamples("Sources/TrawlCatalog/TrawlCatalog.docc/SearchACatalogAsTheUserTypes.md")
+        let samples = try documentationSamples("Sources/TrawlSearchable/TrawlSearchable.docc/SearchACatalogAsTheUserTypes.md")
         #expect(!samples.isEmpty)
         for sample in samples { #expect(try source(Self.file, contains: sample), "\(sample.first ?? "")") }
     }

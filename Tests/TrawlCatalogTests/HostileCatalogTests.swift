@@ -4,6 +4,7 @@ import Testing
 import TrawlIndex
 import TrawlTestSupport
 @testable import TrawlCatalog
+import TrawlStorage
 
 /// A stored catalog may be hostile or damaged: a FIFO or a link in its place, a size it does not
 /// have, bytes mutated with their checksums made again, one word of megabytes. Loading refuses or
@@ -45,7 +46,7 @@ import TrawlTestSupport
         var header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.string), options: .alwaysMapped).prefix(36))
         let body = UInt64((50 << 30) - 36)
         for shift in 0..<8 { header[12 + shift] = UInt8(truncatingIfNeeded: body >> (8 * UInt64(shift))) }
-        let checksum = TreeIndexFormat.checksum(header[0..<28])
+        let checksum = StoredFormat.checksum(header[0..<28])
         for shift in 0..<8 { header[28 + shift] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt64(shift))) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file.string))
         try handle.write(contentsOf: Data(header))
@@ -87,9 +88,9 @@ import TrawlTestSupport
             if round % 2 == 0 && mutated.count >= 36 {
                 let body = UInt64(mutated.count - 36)
                 for shift in 0..<8 { mutated[12 + shift] = UInt8(truncatingIfNeeded: body >> (8 * UInt64(shift))) }
-                let bodyChecksum = TreeIndexFormat.checksum(mutated[36...])
+                let bodyChecksum = StoredFormat.checksum(mutated[36...])
                 for shift in 0..<8 { mutated[20 + shift] = UInt8(truncatingIfNeeded: bodyChecksum >> (8 * UInt64(shift))) }
-                let headerChecksum = TreeIndexFormat.checksum(mutated[0..<28])
+                let headerChecksum = StoredFormat.checksum(mutated[0..<28])
                 for shift in 0..<8 { mutated[28 + shift] = UInt8(truncatingIfNeeded: headerChecksum >> (8 * UInt64(shift))) }
             }
             if let catalog = try? CatalogFormat.decode(mutated) {

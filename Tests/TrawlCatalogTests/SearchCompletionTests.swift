@@ -1,5 +1,6 @@
 import Testing
 import TrawlCatalog
+import TrawlSearchable
 
 /// Choosing a suggestion is SwiftUI's `searchCompletion(_:)`: it fills the field and nothing more;
 /// submitting is the user's next action.

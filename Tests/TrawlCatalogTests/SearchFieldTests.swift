@@ -1,6 +1,7 @@
 import Testing
 import TrawlFind
 @testable import TrawlCatalog
+import TrawlSearchable
 
 struct Tag: Identifiable, Hashable {
     var id: String { name }

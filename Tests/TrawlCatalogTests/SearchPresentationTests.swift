@@ -1,6 +1,7 @@
 import Testing
 import TrawlCatalog
 import TrawlFind
+import TrawlSearchable
 
 /// `isPresented` is the field's presentation binding, `isSearching` the environment value: they
 /// part where the user stops searching in a field that stays presented.

@@ -1,5 +1,6 @@
 import Testing
 import TrawlCatalog
+import TrawlSearchable
 
 /// What `searchPresentationToolbarBehavior` and `searchToolbarBehavior` decide, as outputs a host
 /// reads: whether the navigation title is hidden, whether the field is minimized.

@@ -1,5 +1,6 @@
 import Testing
 import TrawlCatalog
+import TrawlSearchable
 
 /// Suggested tokens (`searchable(text:tokens:suggestedTokens:)`): shown with the suggestions while
 /// searching, chosen into the tokens, the app's array left alone; token edits refresh suggestions.

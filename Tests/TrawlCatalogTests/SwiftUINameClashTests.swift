@@ -1,6 +1,7 @@
 import Testing
 import TrawlCatalog
 import TrawlFind
+import TrawlSearchable
 
 /// An app imports SwiftUI and Trawl together: no public top-level Trawl type may share a name with
 /// a SwiftUI type, or every unqualified use of SwiftUI's would become ambiguous. Checked through
@@ -12,7 +13,9 @@ import TrawlFind
         "SearchPresentationToolbarBehavior", "SearchUnavailableContent", "DismissSearchAction", "FindContext",
         "TextEditor", "TextField", "TextSelection", "Visibility", "SubmitTriggers", "FocusState",
     ]
-    static let modules = ["TrawlText", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex", "TrawlCatalog"]
+    static let modules = [
+        "TrawlText", "TrawlNGram", "TrawlMatch", "TrawlFiles", "TrawlFind", "TrawlIndex", "TrawlCatalog", "TrawlSearchable",
+    ]
 
     /// The mangled names a top-level type `name` of `module` could have: enum, struct, class,
     /// protocol.
@@ -23,10 +26,10 @@ import TrawlFind
 
     @Test func theLookupFindsTrawlsOwnTypes() {
         // Without this, the absence below would prove nothing.
-        #expect(_typeByName("9TrawlFind9ScopeTreeC") != nil)
-        #expect(_typeByName("9TrawlFind10SearchableO") != nil)
-        #expect(_typeByName("9TrawlFind10SearchableO14FieldPlacementO") != nil)
-        #expect(_typeByName("9TrawlFind16SearchPresentingP_p") != nil)
+        #expect(_typeByName("15TrawlSearchable9ScopeTreeC") != nil)
+        #expect(_typeByName("15TrawlSearchable10SearchableO") != nil)
+        #expect(_typeByName("15TrawlSearchable10SearchableO14FieldPlacementO") != nil)
+        #expect(_typeByName("15TrawlSearchable16SearchPresentingP_p") != nil)
     }
 
     @Test(arguments: SwiftUINameClashTests.swiftUINames)

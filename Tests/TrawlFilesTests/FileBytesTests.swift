@@ -3,6 +3,7 @@ import SystemPackage
 import Testing
 @testable import TrawlFiles
 import TrawlTestSupport
+import TrawlStorage
 
 /// A whole file's bytes: mapped when large and regular, read otherwise, the same bytes either way;
 /// a mapped file that shrinks is reported.

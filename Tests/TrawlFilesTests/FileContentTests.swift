@@ -4,6 +4,8 @@ import Testing
 @testable import TrawlFiles
 import TrawlKernels
 import TrawlTestSupport
+import TrawlStorage
+import TrawlConcurrency
 
 @Suite struct FileContentTests {
     func file(_ bytes: [UInt8]) throws -> FilePath { try temporaryFile(bytes, label: "content") }

@@ -1,5 +1,6 @@
 import Testing
 @testable import TrawlFiles
+import TrawlConcurrency
 
 @Suite struct OrderedQueueTests {
     /// An item whose release can be observed.

@@ -1,6 +1,7 @@
 import Foundation
 import SystemPackage
 @_exported import TrawlTestSupport
+import TrawlStorage
 
 
 /// Writes `bytes` at `path` (raw bytes: the name need not be UTF-8).

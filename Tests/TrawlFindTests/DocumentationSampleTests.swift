@@ -2,13 +2,14 @@ import Testing
 import TrawlFind
 import TrawlTestSupport
 import TrawlText
+import TrawlSearchable
 
 /// The code samples of TrawlFind's articles, compiled and run here as they are written there.
 @MainActor @Suite struct DocumentationSampleTests {
     static let file = "Tests/TrawlFindTests/DocumentationSampleTests.swift"
 
     @Test(arguments: ["Sources/TrawlFind/TrawlFind.docc/AddFindAndReplaceToATextEditor.md",
-                      "Sources/TrawlFind/TrawlFind.docc/ModelSwiftUIFindPolicies.md"])
+                      "Sources/TrawlSearchable/TrawlSearchable.docc/ModelSwiftUIFindPolicies.md"])
     func everySampleIsCompiledHere(article: String) throws {
         let samples = try documentationSamples(article)
         #expect(!samples.isEmpty)

@@ -1,5 +1,6 @@
 import Testing
 import TrawlFind
+import TrawlSearchable
 
 /// `findDisabled` blocks programmatic presentation only when it is closer to the editor than the
 /// `findNavigator(isPresented:)` modifier, as SwiftUI's documentation of `findDisabled(_:)` says.

@@ -1,5 +1,6 @@
 import Testing
 import TrawlFind
+import TrawlSearchable
 
 /// The `isPresented` binding of `findNavigator(isPresented:)` always says whether a find navigator
 /// is shown in the node's subtree, however it was shown or hidden.

@@ -1,5 +1,6 @@
 import Testing
 import TrawlFind
+import TrawlSearchable
 
 /// `findNavigator(isPresented:)` is for "a view hierarchy that contains at least one text editor":
 /// a hierarchy with none, and editors added or removed while the navigator is shown.

@@ -1,5 +1,6 @@
 import Testing
 import TrawlFind
+import TrawlSearchable
 
 /// The nearest-scope rules of findDisabled / replaceDisabled, presentation and focus.
 @MainActor @Suite struct ScopeTreeTests {

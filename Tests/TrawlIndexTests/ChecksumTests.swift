@@ -1,5 +1,6 @@
 import Testing
 @testable import TrawlIndex
+import TrawlStorage
 
 @Suite struct ChecksumTests {
     /// The format's checksum written out plainly: FNV-1a over little-endian 8-byte words, then
@@ -21,12 +22,12 @@ import Testing
         for length in Array(0..<40) + [255, 256, 1000, 4099] {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let whole = Self.plainChecksum(bytes)
-            #expect(TreeIndexFormat.checksum(bytes[...]) == whole, "length \(length)")
+            #expect(StoredFormat.checksum(bytes[...]) == whole, "length \(length)")
             for _ in 0..<20 {
                 // Cut at random places, empty parts and parts shorter than a word included.
                 var cuts = (0..<Int.random(in: 0...6, using: &generator)).map { _ in Int.random(in: 0...length, using: &generator) }
                 cuts = ([0] + cuts + [length]).sorted()
-                var checksum = TreeIndexFormat.Checksum()
+                var checksum = StoredFormat.Checksum()
                 for (start, end) in zip(cuts, cuts.dropFirst()) { checksum.add(bytes[start..<end]) }
                 #expect(checksum.value == whole, "length \(length), cut at \(cuts)")
             }

@@ -5,6 +5,7 @@ import TrawlFiles
 import TrawlMatch
 import TrawlTestSupport
 @testable import TrawlIndex
+import TrawlNGram
 
 /// Four-byte-window filters: a dense file (base64 here) holds every trigram of most literals, so
 /// the trigram index hands it to every search; its filter rules it out of searches for literals

@@ -3,6 +3,7 @@ import TrawlIndex
 import TrawlMatch
 import TrawlTestSupport
 import TrawlText
+import TrawlNGram
 
 /// The document index never loses a match: searching only its candidate regions gives exactly the
 /// matches of a full search, after any sequence of edits; and once compacted it lists for each

@@ -1,6 +1,7 @@
 import Testing
 @testable import TrawlIndex
 import TrawlTestSupport
+import TrawlStorage
 
 /// A stored posting list decoded over its raw bytes: whole, or narrowed to the units of another
 /// list, equal to the units it encodes; malformed lists refused.
@@ -39,10 +40,10 @@ import TrawlTestSupport
     /// The format's encoding of one list: its count, then the gaps (the first unit whole).
     private func encoded(_ units: [UInt32]) -> [UInt8] {
         var bytes: [UInt8] = []
-        TreeIndexFormat.appendVarint(UInt64(units.count), to: &bytes)
+        StoredFormat.appendVarint(UInt64(units.count), to: &bytes)
         var last: UInt32 = 0
         for (position, unit) in units.enumerated() {
-            TreeIndexFormat.appendVarint(UInt64(position == 0 ? unit : unit - last), to: &bytes)
+            StoredFormat.appendVarint(UInt64(position == 0 ? unit : unit - last), to: &bytes)
             last = unit
         }
         return bytes

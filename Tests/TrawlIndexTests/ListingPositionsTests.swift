@@ -3,6 +3,7 @@ import Testing
 import TrawlFiles
 @testable import TrawlIndex
 import TrawlTestSupport
+import TrawlNGram
 
 /// A watcher chooses a question's files from the candidates alone (``ListingPositions``): the
 /// same files, skips and totals as the pass over every listed file it replaces.

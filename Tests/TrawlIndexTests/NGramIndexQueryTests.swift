@@ -2,6 +2,7 @@ import Testing
 import TrawlMatch
 import TrawlTestSupport
 @testable import TrawlIndex
+import TrawlNGram
 
 /// The units a literal query selects, against each unit's trigrams checked one by one.
 struct NGramIndexQueryTests {

@@ -1,6 +1,7 @@
 import Testing
 @testable import TrawlIndex
 import TrawlTestSupport
+import TrawlNGram
 
 /// The segment builder of a tree's first build writes, byte for byte, the segment that
 /// ``TreeIndexFormat/encodeSegment(_:)`` writes of the same files' posting lists.

@@ -4,6 +4,8 @@ import TrawlFiles
 import TrawlMatch
 import TrawlTestSupport
 import TrawlText
+import TrawlStorage
+import TrawlNGram
 
 /// The stored tree index: what is written is read back; a truncated or altered file is refused;
 /// queries over a base segment and later ones give the files holding every literal.
@@ -44,7 +46,7 @@ import TrawlText
         for number in 0..<210 {
             let bytes = random.matchText(pieces: 30)
             texts[UInt32(number)] = bytes
-            let keys = bytes.withUnsafeBufferPointer { TreeIndexer.trigramKeys(in: $0) }.map { Trigram(key: $0) }
+            let keys = bytes.withUnsafeBufferPointer { Trigram.distinctKeys(in: $0) }.map { Trigram(key: $0) }
             if number < 150 { base.add(keys, to: UInt32(number)) } else { later.add(keys, to: UInt32(number)) }
             whole.add(keys, to: UInt32(number))
             var path = Array("dir\(number % 7)/sub/file\(number).txt".utf8)
@@ -269,11 +271,11 @@ import TrawlText
     /// before its table is read (a sparse file can match any size it claims).
     @Test func aSegmentClaimingBillionsOfTrigramsIsRefusedFromItsHeader() throws {
         var header = Array("TRAWLSG\0".utf8)
-        TreeIndexFormat.appendUInt(UInt64(TreeIndexFormat.version), 4, to: &header)
+        StoredFormat.appendUInt(UInt64(TreeIndexFormat.version), 4, to: &header)
         let count = 1 << 32, postings = 8
-        TreeIndexFormat.appendUInt(UInt64(count), 8, to: &header)
-        TreeIndexFormat.appendUInt(UInt64(postings), 8, to: &header)
-        TreeIndexFormat.appendUInt(TreeIndexFormat.checksum(header[...]), 8, to: &header)
+        StoredFormat.appendUInt(UInt64(count), 8, to: &header)
+        StoredFormat.appendUInt(UInt64(postings), 8, to: &header)
+        StoredFormat.appendUInt(StoredFormat.checksum(header[...]), 8, to: &header)
         let size = TreeIndexFormat.headerLength + count * TreeIndexFormat.tableEntryLength + 8 + postings
         let reference = TreeManifest.Segment(name: "postings-01", size: size, headerChecksum: TreeIndexFormat.headerChecksum(ofSegment: header), numberLimit: 1)
         let headerBytes = header

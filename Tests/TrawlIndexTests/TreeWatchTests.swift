@@ -5,6 +5,7 @@ import Testing
 import TrawlMatch
 import TrawlFiles
 import TrawlTestSupport
+import TrawlNGram
 
 /// The parts of a tree's watcher that need no file system events: its change log, its messages,
 /// and the order in which a listing's paths are looked up.

@@ -1,6 +1,7 @@
 import Testing
 import TrawlMatch
 import TrawlTestSupport
+import TrawlNGram
 
 /// The required-literal query: its shape on known patterns, and soundness (every match satisfies
 /// the query) against real matches of the differential test's patterns.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The package's folder (Tests/TrawlTestSupport/ -> the root).
-public let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+/// The package's folder (Tests/TrawlTestSupport/ -> the root; Bench reaches these files through a link).
+public let packageDirectory = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
 /// The Fixtures folder of the package.

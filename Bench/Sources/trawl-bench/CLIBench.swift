@@ -1,5 +1,5 @@
 import Foundation
-import TrawlTestSupport
+import BenchTestSupport
 
 /// Group `cli`: whole-process runs of the `trawl` command beside ripgrep, grep, ugrep and sd, on
 /// the corpus of ../shared/tools/make-corpus.sh (`--corpus DIR` holding swift100m.txt and tree/).

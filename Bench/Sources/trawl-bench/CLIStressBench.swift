@@ -1,5 +1,5 @@
 import Foundation
-import TrawlTestSupport
+import BenchTestSupport
 
 /// Figures of `trawl` on inputs that used to break it, on generated data (no corpus needed), each
 /// beside its peer in the same run with the answers compared:

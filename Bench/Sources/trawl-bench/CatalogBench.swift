@@ -1,6 +1,6 @@
 import Foundation
 import Trawl
-import TrawlTestSupport
+import BenchTestSupport
 
 /// Group `catalog`: building a catalog and searching it a keystroke at a time, beside Tantivy,
 /// SQLite FTS5 and Xapian driven by `../shared/tools/catalog-peers` on the same items and queries.

@@ -1,6 +1,6 @@
 import Foundation
 import Trawl
-import TrawlTestSupport
+import BenchTestSupport
 
 /// Group `find`: the find navigator on a 100 MB document holding about a million matches of a
 /// common literal (`(`) — time to the first published match, a one-character edit (match set and

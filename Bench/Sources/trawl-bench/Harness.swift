@@ -1,5 +1,5 @@
 import Foundation
-import TrawlTestSupport
+import BenchTestSupport
 
 /// One measured figure: the median, minimum and maximum of several runs.
 struct Figure {

@@ -1,6 +1,6 @@
 import Foundation
 import Trawl
-import TrawlTestSupport
+import BenchTestSupport
 
 /// Group `index`: the document index on a 100 MB document — build throughput, size against the
 /// text, a rare-literal query beside a full literal scan in the same run (answers checked equal),

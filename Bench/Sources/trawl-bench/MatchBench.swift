@@ -1,6 +1,6 @@
 import Foundation
 import Trawl
-import TrawlTestSupport
+import BenchTestSupport
 
 /// Group `match`: matcher throughput over a 100 MB rope of code, beside the same matcher on the
 /// bytes in one buffer (as `trawl find` holds a file) and PCRE2-JIT on that buffer (the same

@@ -1,5 +1,5 @@
 import Foundation
-import TrawlTestSupport
+import BenchTestSupport
 
 /// Peak resident memory of a command, measured from a small process.
 ///

@@ -1,6 +1,6 @@
 import _RopeModule
 import Foundation
-import TrawlTestSupport
+import BenchTestSupport
 import Trawl
 
 /// Group `rope`: trace replay, random edits, loading, line lookup and snapshot edits, with

@@ -1,5 +1,5 @@
 import Foundation
-import TrawlTestSupport
+import BenchTestSupport
 
 /// What a figure measures besides Trawl: a peer tool, or Trawl's own baseline. A figure belongs to
 /// one when its name ends in `.<suffix>` (`cli.count.self.rg`); otherwise it is Trawl's.

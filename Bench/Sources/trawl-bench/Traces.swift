@@ -1,5 +1,5 @@
 import Foundation
-import TrawlTestSupport
+import BenchTestSupport
 
 /// An editing trace in the format of ../shared/traces (positions and deletions in scalars).
 struct EditingTrace {

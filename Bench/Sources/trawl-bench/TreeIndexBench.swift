@@ -1,5 +1,5 @@
 import Foundation
-import TrawlTestSupport
+import BenchTestSupport
 
 /// Group `index`, tree part: `trawl index` and `trawl find -l` with the index, whole process,
 /// beside codesearch (`cindex`, `csearch -l`) and ripgrep (`rg -l`) on the same tree, file lists
