@@ -15,16 +15,16 @@ import TrawlSearchable
 /// last; Ctrl-S switches scope; Up and Down move the selection; Enter submits and prints the chosen
 /// id on standard output; Esc dismisses (exit status 1). The screen is drawn on /dev/tty, so the
 /// id can be captured: `id=$(trawl catalog pick)`.
-public struct CatalogPickRun: Sendable {
-    public var folder: FilePath = CatalogStore.defaultFolder
-    public var text = ""
+package struct CatalogPickRun: Sendable {
+    package var folder: FilePath = CatalogStore.defaultFolder
+    package var text = ""
     /// Whether query words also match inside the catalog's words.
-    public var matchesInsideWords = false
+    package var matchesInsideWords = false
 
-    public init() {}
+    package init() {}
 
     /// Runs it; returns the exit code (0 an item chosen, 1 dismissed, 2 error).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         guard let catalog = loadStoredCatalog(from: folder) else { return 2 }
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0, isatty(tty) == 1 else {

@@ -7,20 +7,20 @@ import TrawlConcurrency
 /// `trawl catalog build ITEMS.jsonl`: reads items (one JSON object per line), indexes them and
 /// stores the catalog. Bad lines are reported with their number and skipped; the stored catalog
 /// is replaced atomically, so a failed build leaves the previous one.
-public struct CatalogBuildRun: Sendable {
+package struct CatalogBuildRun: Sendable {
     /// The JSON Lines file; "-" reads standard input.
-    public var items: FilePath = "-"
-    public var folder: FilePath = CatalogStore.defaultFolder
+    package var items: FilePath = "-"
+    package var folder: FilePath = CatalogStore.defaultFolder
     /// Searched fields and weights in order; fields found in items but not named here follow,
     /// weight 1.
-    public var fields: [CatalogField] = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]
-    public var scopeAttribute: String? = "section"
-    public var stats = false
+    package var fields: [CatalogField] = [CatalogField("title", weight: 2), CatalogField("body", weight: 1)]
+    package var scopeAttribute: String? = "section"
+    package var stats = false
 
-    public init() {}
+    package init() {}
 
     /// Runs it; returns the exit code (0 built, 2 a line was bad or the catalog could not be written).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         let start = monotonicNanoseconds()
         let read: FileBytes
         if items == "-" {
@@ -79,24 +79,24 @@ func loadStoredCatalog(from folder: FilePath) -> Catalog? {
 }
 
 /// `trawl catalog search QUERY`: ranked results with highlights and facets, as text or JSON Lines.
-public struct CatalogSearchRun: Sendable {
-    public var folder: FilePath = CatalogStore.defaultFolder
-    public var text = ""
+package struct CatalogSearchRun: Sendable {
+    package var folder: FilePath = CatalogStore.defaultFolder
+    package var text = ""
     /// `attribute:value` tokens, all required.
-    public var tokens: [String] = []
+    package var tokens: [String] = []
     /// A value of the catalog's scope attribute.
-    public var scope: String?
-    public var limit = 20
-    public var facets: [String]?
-    public var json = false
-    public var color = false
+    package var scope: String?
+    package var limit = 20
+    package var facets: [String]?
+    package var json = false
+    package var color = false
     /// Whether query words also match inside the catalog's words (`office` finds `libreoffice`).
-    public var matchesInsideWords = false
+    package var matchesInsideWords = false
 
-    public init() {}
+    package init() {}
 
     /// Runs it; returns the exit code (0 something matched, 1 nothing did, 2 error).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         guard let catalog = loadStoredCatalog(from: folder) else { return 2 }
         var filters: [CatalogFilter] = []
         for token in tokens {

@@ -7,28 +7,28 @@ import TrawlFiles
 import TrawlMatch
 
 /// When to colour output (`--color`).
-public enum ColorChoice: String, Sendable, CaseIterable {
+package enum ColorChoice: String, Sendable, CaseIterable {
     case auto, always, never
 }
 
 /// The flags that shape the pattern, shared by find and replace (ripgrep's names), as plain values.
-public struct PatternSwitches: Equatable, Sendable {
+package struct PatternSwitches: Equatable, Sendable {
     /// `-F`: the pattern is literal text.
-    public var fixedStrings = false
+    package var fixedStrings = false
     /// `-i`: match case-insensitively.
-    public var ignoreCase = false
+    package var ignoreCase = false
     /// `-S`: case-insensitive unless the pattern has an uppercase letter.
-    public var smartCase = false
+    package var smartCase = false
     /// `-w`: whole words only.
-    public var wordRegexp = false
+    package var wordRegexp = false
     /// `-U`: matches may span lines.
-    public var multiline = false
+    package var multiline = false
 
     /// Every switch off, as when none is given.
-    public init() {}
+    package init() {}
 
     /// The options of `pattern` under these switches.
-    public func options(_ pattern: String) -> FindQuery {
+    package func options(_ pattern: String) -> FindQuery {
         var options = FindQuery(pattern: pattern, syntax: fixedStrings ? .literal : .regex)
         options.caseMode = ignoreCase ? .insensitive : smartCase ? .smart : .sensitive
         options.wholeWord = wordRegexp
@@ -38,38 +38,38 @@ public struct PatternSwitches: Equatable, Sendable {
 }
 
 /// The flags of the file walk, shared by find and replace, as plain values.
-public struct WalkSwitches: Equatable, Sendable {
+package struct WalkSwitches: Equatable, Sendable {
     /// `--hidden`: search hidden files and folders.
-    public var hidden = false
+    package var hidden = false
     /// `--no-ignore`: ignore files do not apply.
-    public var noIgnore = false
+    package var noIgnore = false
     /// `--no-require-git`: `.gitignore` applies outside repositories too.
-    public var noRequireGit = false
+    package var noRequireGit = false
     /// `-g`: include (or, with `!`, exclude) globs, in order.
-    public var globs: [String] = []
+    package var globs: [String] = []
     /// `--max-filesize`, as typed (`50K`, `10M`, `1G`).
-    public var maxFilesize: String?
+    package var maxFilesize: String?
     /// `-L`: follow symbolic links.
-    public var follow = false
+    package var follow = false
     /// `--sort`, as typed (only `path` is valid).
-    public var sort: String?
+    package var sort: String?
     /// `--stats`: print statistics on standard error.
-    public var stats = false
+    package var stats = false
     /// `--color`.
-    public var color = ColorChoice.auto
+    package var color = ColorChoice.auto
 
     /// Every switch off, as when none is given.
-    public init() {}
+    package init() {}
 
     /// Why these switches cannot be used, or nil when they can.
-    public var problem: String? {
+    package var problem: String? {
         if let maxFilesize, case .failure(let problem) = WalkSwitches.parseSize(maxFilesize) { return problem.message }
         if let sort, sort != "path" { return "--sort accepts only 'path'" }
         return nil
     }
 
     /// The walk's options; call only when `problem` is nil.
-    public func options() -> WalkOptions {
+    package func options() -> WalkOptions {
         var options = WalkOptions()
         options.hidden = hidden
         options.noIgnore = noIgnore
@@ -81,13 +81,13 @@ public struct WalkSwitches: Equatable, Sendable {
     }
 
     /// Why a `--max-filesize` value cannot be read.
-    public struct SizeProblem: Error {
+    package struct SizeProblem: Error {
         /// The message for the user.
-        public let message: String
+        package let message: String
     }
 
     /// A size such as `50K`, `10M` or `1G` in bytes; too large a value is a usage error, not a crash.
-    public static func parseSize(_ text: String) -> Result<Int, SizeProblem> {
+    package static func parseSize(_ text: String) -> Result<Int, SizeProblem> {
         let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         var digits = text
         var multiplier = 1
@@ -105,7 +105,7 @@ public struct WalkSwitches: Equatable, Sendable {
 
     /// Whether output is coloured: `--color`, and for `auto` a terminal without `NO_COLOR` or
     /// `TERM=dumb`.
-    public var colorEnabled: Bool {
+    package var colorEnabled: Bool {
         switch color {
         case .always: true
         case .never: false

@@ -8,10 +8,10 @@
 /// read, a value ArgumentParser would reject) it returns nil, and ArgumentParser parses the line
 /// and gives its usual messages. Tests check, on fixed and random command lines, that what this
 /// accepts ArgumentParser parses to the same request.
-public enum FindArgumentsFastPath {
+package enum FindArgumentsFastPath {
     /// The request `arguments` (the command line without the program's name) makes, or nil when
     /// it is not a plain `find` command line.
-    public static func parse(_ arguments: [String]) -> FindRequest? {
+    package static func parse(_ arguments: [String]) -> FindRequest? {
         guard arguments.first == "find" else { return nil }
         var positionals: [String] = []
         var request = FindRequest(pattern: "")

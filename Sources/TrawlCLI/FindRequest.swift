@@ -1,40 +1,40 @@
 /// What `trawl find` was asked for, as plain values. The ArgumentParser command and the start-up
 /// fast path (`FindArgumentsFastPath`) both produce one, so both run the same code.
-public struct FindRequest: Equatable, Sendable {
+package struct FindRequest: Equatable, Sendable {
     /// The pattern, as typed.
-    public var pattern: String
+    package var pattern: String
     /// The files and folders to search, as typed (none: standard input when piped, else `.`).
-    public var paths: [String] = []
+    package var paths: [String] = []
     /// The switches that shape the pattern.
-    public var patternSwitches = PatternSwitches()
+    package var patternSwitches = PatternSwitches()
     /// The switches of the file walk and the output's colour and statistics.
-    public var walkSwitches = WalkSwitches()
+    package var walkSwitches = WalkSwitches()
     /// `-c`: the number of matching lines per file.
-    public var count = false
+    package var count = false
     /// `--count-matches`: the number of matches per file.
-    public var countMatches = false
+    package var countMatches = false
     /// `-l`: only the names of files with a match.
-    public var filesWithMatches = false
+    package var filesWithMatches = false
     /// `-n`: line numbers.
-    public var lineNumber = false
+    package var lineNumber = false
     /// `-N`: no line numbers.
-    public var noLineNumber = false
+    package var noLineNumber = false
     /// `-A`: lines shown after each match.
-    public var afterContext: Int?
+    package var afterContext: Int?
     /// `-B`: lines shown before each match.
-    public var beforeContext: Int?
+    package var beforeContext: Int?
     /// `-C`: lines shown before and after each match.
-    public var context: Int?
+    package var context: Int?
     /// `--json`: ripgrep's JSON Lines.
-    public var json = false
+    package var json = false
     /// `--no-index`: never use a tree's index.
-    public var noIndex = false
+    package var noIndex = false
 
     /// A request for `pattern` with every switch off.
-    public init(pattern: String) { self.pattern = pattern }
+    package init(pattern: String) { self.pattern = pattern }
 
     /// Why this request cannot run, or nil when it can.
-    public var problem: String? {
+    package var problem: String? {
         // Checked one by one: an array of (name, value) tuples made its type's metadata at every start.
         func negative(_ name: String, _ value: Int?) -> String? {
             guard let value, value < 0 else { return nil }
@@ -45,7 +45,7 @@ public struct FindRequest: Equatable, Sendable {
 
     /// Runs the search; returns the exit status (0 found, 1 nothing found, 2 error). Call only
     /// when `problem` is nil.
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         var run = FindRun(pattern: patternSwitches.options(pattern))
         run.useIndex = !noIndex
         run.walk = walkSwitches.options()

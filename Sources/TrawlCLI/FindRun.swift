@@ -11,20 +11,20 @@ import TrawlMatch
 import TrawlConcurrency
 
 /// `trawl find`: walks, searches files in parallel, prints results in walk order.
-public struct FindRun: Sendable {
-    public var pattern: FindQuery
-    public var walk = WalkOptions()
-    public var settings = FindSettings()
-    public var paths: [FilePath] = []
-    public var stats = false
-    public var progress = false
+package struct FindRun: Sendable {
+    package var pattern: FindQuery
+    package var walk = WalkOptions()
+    package var settings = FindSettings()
+    package var paths: [FilePath] = []
+    package var stats = false
+    package var progress = false
     /// Use a tree's index (`ROOT/.trawl/index`) when there is one (`--no-index` turns it off).
-    public var useIndex = true
+    package var useIndex = true
 
-    public init(pattern: FindQuery) { self.pattern = pattern }
+    package init(pattern: FindQuery) { self.pattern = pattern }
 
     /// Runs the search; returns the exit code (0 found, 1 nothing found, 2 error).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         let matcher: any Matcher
         do { matcher = try pattern.makeMatcher() } catch {
             Console.error("\(error)")
@@ -102,7 +102,7 @@ public struct FindRun: Sendable {
     }
 
     /// Searches standard input (no path given and input piped, as ripgrep does).
-    public func runOnStandardInput() -> Int32 {
+    package func runOnStandardInput() -> Int32 {
         let matcher: any Matcher
         do { matcher = try pattern.makeMatcher() } catch {
             Console.error("\(error)")

@@ -3,9 +3,9 @@
 /// 90 ms refresh of a large tree. It takes `index`, at most one path that does not begin with
 /// `-`, `--stats`, `--rebuild` and `--watch`; anything else is left to ArgumentParser (nil), which gives its
 /// usual help and messages. Tests check that ArgumentParser reads the same from these lines.
-public enum IndexArgumentsFastPath {
+package enum IndexArgumentsFastPath {
     /// The run `arguments` (the command line without the program's name) asks for, or nil.
-    public static func parse(_ arguments: [String]) -> IndexRun? {
+    package static func parse(_ arguments: [String]) -> IndexRun? {
         guard arguments.first == "index" else { return nil }
         var run = IndexRun()
         var path: String?

@@ -11,18 +11,18 @@ import TrawlConcurrency
 
 /// `trawl index [PATH]`: builds the tree's index, or refreshes it — only files whose size,
 /// modification time or inode changed are read again; added and deleted files are noticed.
-public struct IndexRun: Sendable {
-    public var root: FilePath = "."
-    public var stats = false
+package struct IndexRun: Sendable {
+    package var root: FilePath = "."
+    package var stats = false
     /// Every file read into a new index, whatever index is there.
-    public var rebuild = false
+    package var rebuild = false
     /// Stay, keeping the index fresh and telling searches what changed (until SIGINT or SIGTERM).
-    public var watch = false
+    package var watch = false
 
-    public init() {}
+    package init() {}
 
     /// Runs it; returns the exit code (0 done, 2 error).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         if watch { return runWatching() }
         let start = monotonicNanoseconds()
         let report: TreeIndexer.Report

@@ -3,10 +3,10 @@
 /// half a second of its build, and the system takes the memory back at once (compilers skip
 /// freeing before exit the same way). The reference is deliberately never released.
 func keepUntilExit<Value>(_ value: Value) {
-    _ = Unmanaged.passRetained(KeptValue(value))
+    _ = Unmanaged.passRetained(RetainedUntilExit(value))
 }
 
-private final class KeptValue<Value> {
+private final class RetainedUntilExit<Value> {
     let value: Value
     init(_ value: Value) { self.value = value }
 }

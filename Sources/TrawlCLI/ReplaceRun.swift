@@ -13,31 +13,31 @@ import TrawlConcurrency
 
 /// `trawl replace`: plans replacements per file, then previews them as a diff (the default),
 /// writes them atomically (`--write`), or asks per change (`--interactive`).
-public struct ReplaceRun: Sendable {
-    public enum Action: Sendable {
+package struct ReplaceRun: Sendable {
+    package enum Action: Sendable {
         case preview
         case write
         case interactive
     }
 
-    public var pattern: FindQuery
-    public var replacement: String
-    public var preserveCase = false
-    public var action = Action.preview
-    public var json = false
-    public var walk = WalkOptions()
-    public var paths: [FilePath] = []
+    package var pattern: FindQuery
+    package var replacement: String
+    package var preserveCase = false
+    package var action = Action.preview
+    package var json = false
+    package var walk = WalkOptions()
+    package var paths: [FilePath] = []
     /// Rewrite files with several hard links as files of their own.
-    public var writePolicy = WritePolicy()
+    package var writePolicy = WritePolicy()
     /// Make every skipped file an error (exit status 2): binary, not UTF-8, UTF-16, not regular.
-    public var strict = false
-    public var style = Style(enabled: false)
-    public var stats = false
-    public var progress = false
+    package var strict = false
+    package var style = Style(enabled: false)
+    package var stats = false
+    package var progress = false
     /// Use a tree's index (`ROOT/.trawl/`) when there is one: files it rules out are not read.
-    public var useIndex = true
+    package var useIndex = true
 
-    public init(pattern: FindQuery, replacement: String) {
+    package init(pattern: FindQuery, replacement: String) {
         self.pattern = pattern
         self.replacement = replacement
     }
@@ -71,7 +71,7 @@ public struct ReplaceRun: Sendable {
     }
 
     /// Runs the replacement over files; returns the exit code (0 changes, 1 none, 2 error).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         // The versions the writes displace are held to the end, so that writes a program that
         // had a file open made to them meanwhile are kept aside and reported, not lost.
         var holding = self
@@ -261,7 +261,7 @@ public struct ReplaceRun: Sendable {
     }
 
     /// Filters standard input to standard output (no paths and stdin not a terminal, as sd does).
-    public func filterStandardInput() -> Int32 {
+    package func filterStandardInput() -> Int32 {
         guard let (matcher, template) = prepare() else { return 2 }
         let input = Console.readStandardInput()
         let text: ContiguousText

@@ -4,10 +4,10 @@
 /// Plain SGR escape codes, written by hand: Rainbow (the package at hand) re-parses every styled
 /// string and keeps its on/off switch in a global variable, while output here is bytes built on
 /// several threads with a per-run switch.
-public struct Style: Sendable {
-    public let enabled: Bool
+package struct Style: Sendable {
+    package let enabled: Bool
 
-    public init(enabled: Bool) {
+    package init(enabled: Bool) {
         self.enabled = enabled
     }
 

@@ -16,7 +16,7 @@ import TrawlStorage
 ///             attributes: per item, varint count, then (name reference, varint value count,
 ///                         value references) each
 /// words       varint word count, then each word's rank (in the texts' order) as a lead byte,
-///             then the tail bytes of those that have them (``RankCode``)
+///             then the tail bytes of those that have them (``WordFrequencyCode``)
 /// ```
 /// A reference is a number times two for an entry of the catalog's tables (its searched fields,
 /// attribute names, attribute values), or an index times two plus one for an entry of the block's
@@ -217,7 +217,7 @@ enum CatalogBlock {
                             spellingEscape += 1
                         }
                         word += 1
-                        RankCode.append(rank, leads: &fieldLeads, tails: &fieldTails)
+                        WordFrequencyCode.append(rank, leads: &fieldLeads, tails: &fieldTails)
                         appendSeparator()
                     }
                 }
@@ -283,7 +283,7 @@ enum CatalogBlock {
         items.reserveCapacity(itemCount)
         for _ in 0..<itemCount { items.append(CatalogItem(id: try string(&reader))) }
         let texts = try textReferences(&reader, itemCount: itemCount)
-        var words = RankCode.Reader(wordBytes)
+        var words = WordFrequencyCode.Reader(wordBytes)
         try words.start()
         let fieldCount = tables.fieldNames.count
         // By item and field: where its words lie in `numbers`.

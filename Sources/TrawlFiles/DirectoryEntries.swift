@@ -7,13 +7,13 @@ import SystemPackage
 import TrawlStorage
 
 /// An entry of a directory as `readdir` gives it.
-public struct DirectoryEntry: Sendable, Hashable {
+package struct DirectoryEntry: Sendable, Hashable {
     /// The name (bytes: not always UTF-8).
-    public var name: [UInt8]
+    package var name: [UInt8]
     /// The `d_type` (`DT_REG`, `DT_DIR`, `DT_LNK`..., `DT_UNKNOWN` where the file system does not say).
-    public var type: UInt8
+    package var type: UInt8
 
-    public init(name: [UInt8], type: UInt8) {
+    package init(name: [UInt8], type: UInt8) {
         self.name = name
         self.type = type
     }
@@ -21,7 +21,7 @@ public struct DirectoryEntry: Sendable, Hashable {
 
 extension FilePath {
     /// The entries of the directory at this path (without `.` and `..`), sorted bytewise by name.
-    public func directoryEntries() -> Result<[DirectoryEntry], Errno> {
+    package func directoryEntries() -> Result<[DirectoryEntry], Errno> {
         guard let handle = withPlatformString({ opendir($0) }) else { return .failure(Errno(rawValue: errno)) }
         defer { closedir(handle) }
         var entries: [DirectoryEntry] = []
@@ -35,10 +35,10 @@ extension FilePath {
     }
 
     /// The `stat` of the path itself (a symbolic link is not followed), or the error.
-    public func linkStatus() -> Result<stat, Errno> { statPath(self, followLinks: false) }
+    package func linkStatus() -> Result<stat, Errno> { statPath(self, followLinks: false) }
 
     /// `self/relative` (bytes, `/`-separated), without a doubled separator.
-    public func appending(relative: [UInt8]) -> FilePath {
+    package func appending(relative: [UInt8]) -> FilePath {
         relative.isEmpty ? self : FilePath(bytes: joinedPath(bytes, relative))
     }
 }

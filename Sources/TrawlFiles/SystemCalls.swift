@@ -14,7 +14,7 @@ func systemMessage(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 extension FilePath {
     /// The path's bytes (without the terminating NUL): paths are bytes on Unix, not always UTF-8.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         withPlatformString { pointer in
             Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
         }
@@ -22,7 +22,7 @@ extension FilePath {
 
     /// A path from raw bytes (which need not be UTF-8): one copy, for the paths a search makes
     /// per file (the generic form below walks an iterator through witness tables).
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         let cString = [CChar](unsafeUninitializedCapacity: bytes.count + 1) { buffer, count in
             count = 0
             for byte in bytes where byte != 0 {
@@ -36,13 +36,13 @@ extension FilePath {
     }
 
     /// A path from raw bytes (which need not be UTF-8).
-    public init(bytes: some Collection<UInt8>) { self.init(bytes: Array(bytes)) }
+    package init(bytes: some Collection<UInt8>) { self.init(bytes: Array(bytes)) }
 
     /// This path with `name` (raw bytes of one component) appended.
     func appending(name: [UInt8]) -> FilePath { FilePath(bytes: joinedPath(bytes, name)) }
 
     /// The absolute path with every symbolic link resolved (`realpath`), or `nil` (errno set).
-    public func resolved() -> FilePath? {
+    package func resolved() -> FilePath? {
         guard let resolved = withPlatformString({ realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
         return FilePath(platformString: resolved)
@@ -51,7 +51,7 @@ extension FilePath {
 
 extension FilePath {
     /// The `stat` of the file the path names (links followed), or the error.
-    public func status() -> Result<stat, Errno> { statPath(self) }
+    package func status() -> Result<stat, Errno> { statPath(self) }
 }
 
 /// `directory/name` as bytes (no doubled separator after a root such as `/` or `dir/`).

@@ -11,7 +11,7 @@ import SystemPackage
 /// named like Trawl's temporaries; only what this key authenticates is trusted to list the tree's
 /// files, or removed as a leftover. Kept in `$XDG_STATE_HOME/trawl/index-key` (or
 /// `~/.local/state/trawl/index-key`), readable by its owner only, made on first use.
-public struct UserKey: Sendable, Equatable {
+package struct UserKey: Sendable, Equatable {
     let k0: UInt64
     let k1: UInt64
 
@@ -29,12 +29,12 @@ public struct UserKey: Sendable, Equatable {
     }
 
     /// This user's key, read (or made) once per process.
-    public static let user: Result<UserKey, Unavailable> = load()
+    package static let user: Result<UserKey, Unavailable> = load()
 
     /// Why this user has no key (no state folder, a key file that is not private...).
-    public struct Unavailable: Error, Equatable, CustomStringConvertible {
-        public let reason: String
-        public var description: String { "no key to check what Trawl made (\(reason))" }
+    package struct Unavailable: Error, Equatable, CustomStringConvertible {
+        package let reason: String
+        package var description: String { "no key to check what Trawl made (\(reason))" }
     }
 
     /// Where the key lives, from the environment; `nil` without `XDG_STATE_HOME` or `HOME`.

@@ -128,7 +128,7 @@ public struct Walker: Sendable {
     /// Walks `roots` as ``walk(_:visit:)`` does, also handing each folder it enters to
     /// `visitDirectory` with the `stat` taken before its entries were read, and the entries (what a
     /// persisted index records to notice later that the walk would find something else).
-    public func walk(_ roots: [FilePath], visit: (WalkedFile) -> Void,
+    package func walk(_ roots: [FilePath], visit: (WalkedFile) -> Void,
                      visitDirectory: ((_ path: FilePath, _ relative: [UInt8], _ status: stat, _ entries: [DirectoryEntry]) -> Void)?) -> Result {
         var errors: [String] = []
         for root in roots {

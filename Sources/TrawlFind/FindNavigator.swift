@@ -46,11 +46,11 @@ public final class FindNavigator {
 
     /// The text to find (a literal, or a PCRE2 pattern when ``options`` says regex).
     public var query = "" { didSet { if query != oldValue { search() } } }
-    /// Match case, whole word, regex. Whatever its `FindOptions/emptyMatchRule` says, the
+    /// Match case, whole word, regex. Whatever its `MatchOptions/emptyMatchRule` says, the
     /// navigator finds empty matches as VS Code's find does
     /// (`EmptyMatchRule/skippedWhereAMatchEndedItsLine`: `\d*` finds 7 matches in `10.243.30.10`,
     /// `.*` each line once), as an editor's find is expected to.
-    public var options = FindOptions() { didSet { if options != oldValue { search() } } }
+    public var options = MatchOptions() { didSet { if options != oldValue { search() } } }
     /// Whether next and previous wrap around the document's ends.
     public var wraps = true
     /// The replacement (a template in regex mode: `$1`, `${name}`, `\u`...).

@@ -304,7 +304,7 @@ public struct DocumentIndex: Sendable {
             }
             return result
         case .or(let parts):
-            var marks = UnitMarks(count: layout.numbers.count)
+            var marks = PositionBitSet(count: layout.numbers.count)
             for part in parts {
                 guard let found = startUnits(for: part, in: text, layout) else { return nil }
                 for index in found { marks.insert(index) }
@@ -330,8 +330,8 @@ public struct DocumentIndex: Sendable {
         let span = literal.bytes.count - 3 // how far an occurrence's trigrams start after it
         // Marks, not sets: a common literal tries thousands of units, and hashing each cost
         // more than the checks.
-        var result = UnitMarks(count: layout.numbers.count)
-        var tried = UnitMarks(count: layout.numbers.count)
+        var result = PositionBitSet(count: layout.numbers.count)
+        var tried = PositionBitSet(count: layout.numbers.count)
         for number in lists[order[0]].units {
             let index = Int(positions[Int(number)])
             // The occurrence starts at most `span` bytes before the rarest trigram. (Units are

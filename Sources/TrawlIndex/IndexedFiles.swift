@@ -44,7 +44,7 @@ public struct IndexedFiles: FilesToRead {
     /// A watcher chose a few small files, or ``WalkedFiles/areFewAndSmall`` holds of the roots.
     /// (A watcher that chose more answers a search of one folder: not read inline.)
     public var areFewAndSmall: Bool {
-        if let served = narrowing?.servedFilesToRead(atMost: WalkedFiles.fewFiles) { return WalkedFiles.areFewAndSmall(served) }
+        if let served = narrowing?.filesChosenByWatcher(atMost: WalkedFiles.fewFiles) { return WalkedFiles.areFewAndSmall(served) }
         return WalkedFiles(roots, options: walker.options).areFewAndSmall
     }
 }

@@ -6,22 +6,22 @@ import TrawlNGram
 /// A tree's stored index opened for queries: the manifest (the listing) and each segment's header
 /// and trigram table are read and checked at once; a posting list is read (and checked) only when
 /// a query needs it. A refresh, which queries nothing, opens it without the tables.
-public struct StoredTreeIndex: Sendable {
+package struct StoredTreeIndex: Sendable {
     /// Reads `count` bytes at `offset` of a stored file.
-    public typealias ReadBytes = @Sendable (_ offset: Int, _ count: Int) throws(TreeIndexFormat.Error) -> [UInt8]
+    package typealias ReadBytes = @Sendable (_ offset: Int, _ count: Int) throws(TreeIndexFormat.Error) -> [UInt8]
     /// Maps `count` bytes at `offset` of a stored file, or `nil` (then they are read).
     typealias MapBytes = @Sendable (_ offset: Int, _ count: Int) -> StoredBytes?
 
-    public let manifest: TreeManifest
+    package let manifest: TreeManifest
     /// Which stored state this is (``TreeIndexFormat/identity(ofManifest:)``): a tree's watcher
     /// says what changed since a state it names so.
-    public let identity: UInt64
+    package let identity: UInt64
     let segments: [StoredSegment]
 
     /// Opens the index whose manifest is `manifest`; `segment` gives a reader of each segment file
     /// it names. Without `readingTables` only the segments' headers are read and checked; a
     /// segment's table is then read (and checked) by each query or merge that needs it.
-    public init(manifest bytes: [UInt8], key: UserKey, readingTables: Bool = true,
+    package init(manifest bytes: [UInt8], key: UserKey, readingTables: Bool = true,
                 segment: (TreeManifest.Segment) throws(TreeIndexFormat.Error) -> ReadBytes) throws(TreeIndexFormat.Error) {
         try self.init(manifest: bytes, key: key, readingTables: readingTables, segmentFile: { reference throws(TreeIndexFormat.Error) in (try segment(reference), nil) })
     }
@@ -43,14 +43,14 @@ public struct StoredTreeIndex: Sendable {
     }
 
     /// The tree's files, folders and watched paths as last indexed.
-    public var listing: TreeListing { manifest.listing }
+    package var listing: TreeListing { manifest.listing }
 
     /// The number of trigram posting lists, over all segments.
-    public var trigramListCount: Int { segments.reduce(0) { $0 + $1.count } }
+    package var trigramListCount: Int { segments.reduce(0) { $0 + $1.count } }
 
     /// The numbers of the files that can hold a match of `query`, or `nil` when any can. A file's
     /// postings are all in one segment, so each segment answers for its files.
-    public func candidates(for query: LiteralQuery) throws(TreeIndexFormat.Error) -> PostingList? {
+    package func candidates(for query: LiteralQuery) throws(TreeIndexFormat.Error) -> PostingList? {
         var all: [UInt32] = []
         for opened in segments {
             let segment = try opened.withTable()

@@ -53,15 +53,15 @@ import TrawlConcurrency
 /// user who built it (a tree may come with a `.trawl/` made elsewhere), and only as a listing a
 /// walk could have made: relative paths without `.` or `..`, each file in a listed folder, each
 /// folder in its listed parent, the root first.
-public enum TreeIndexFormat {
-    public static let version: UInt32 = 6
+package enum TreeIndexFormat {
+    package static let version: UInt32 = 6
     static let manifestMagic = Array("TRAWLIX\0".utf8)
     static let segmentMagic = Array("TRAWLSG\0".utf8)
     static let headerLength = 36
     static let tableEntryLength = 19
 
     /// Why stored bytes are not a usable index.
-    public typealias Error = StoredFormatError
+    package typealias Error = StoredFormatError
     typealias Reader = StoredFormat.Reader
     typealias Checksum = StoredFormat.Checksum
 
@@ -75,7 +75,7 @@ public enum TreeIndexFormat {
     // MARK: Manifest
 
     /// The bytes of a manifest.
-    public static func encode(_ manifest: TreeManifest, key: UserKey) -> [UInt8] {
+    package static func encode(_ manifest: TreeManifest, key: UserKey) -> [UInt8] {
         let listing = manifest.listing
         let head = ByteWriter.bytes(capacity: 64 + listing.root.count + manifest.segments.reduce(0) { $0 + $1.name.utf8.count + 40 }
                                     + listing.directories.reduce(0) { $0 + $1.path.count + pathAndSignatureBound + 8 }
@@ -180,11 +180,11 @@ public enum TreeIndexFormat {
 
     /// What tells one stored state of an index from another: the body authenticator of its
     /// manifest's `bytes` (as encoded; checked when decoded).
-    public static func identity(ofManifest bytes: [UInt8]) -> UInt64 { readUInt(bytes, 20, 8) }
+    package static func identity(ofManifest bytes: [UInt8]) -> UInt64 { readUInt(bytes, 20, 8) }
 
     /// The manifest in `bytes`, checked: authenticated under `key`, and a listing a walk could
     /// have made.
-    public static func decodeManifest(_ bytes: [UInt8], key: UserKey) throws(Error) -> TreeManifest {
+    package static func decodeManifest(_ bytes: [UInt8], key: UserKey) throws(Error) -> TreeManifest {
         let bodyLength = try checkHeader(bytes, magic: manifestMagic, total: bytes.count)
         guard bodyLength == bytes.count - headerLength else { throw .corrupt("manifest length") }
         // The authenticator is computed on another core while the listing is decoded (a manifest
@@ -405,7 +405,7 @@ public enum TreeIndexFormat {
 
     /// The bytes of a segment holding `postings`: the format's reference encoder, which
     /// ``SegmentBuilder`` (what writes segments) is tested against byte for byte.
-    public static func encodeSegment(_ postings: NGramIndex) -> [UInt8] {
+    package static func encodeSegment(_ postings: NGramIndex) -> [UInt8] {
         let keys = postings.postings.keys.sorted()
         var table: [UInt8] = [], lists: [UInt8] = []
         table.reserveCapacity(keys.count * tableEntryLength + 8)
@@ -448,7 +448,7 @@ public enum TreeIndexFormat {
     }
 
     /// The checksum of a segment's header, as its manifest records it.
-    public static func headerChecksum(ofSegment bytes: [UInt8]) -> UInt64 {
+    package static func headerChecksum(ofSegment bytes: [UInt8]) -> UInt64 {
         bytes.count >= headerLength ? readUInt(bytes, headerLength - 8, 8) : 0
     }
 
@@ -496,19 +496,19 @@ extension StoredFormat.Reader {
 }
 
 /// What a tree's manifest holds: the listing and the segments its posting lists are in.
-public struct TreeManifest: Sendable, Equatable {
+package struct TreeManifest: Sendable, Equatable {
     /// A segment file, as the manifest names it.
-    public struct Segment: Sendable, Hashable {
+    package struct Segment: Sendable, Hashable {
         /// The file name inside `.trawl/` (`postings-` and hex digits).
-        public var name: String
-        public var size: Int
+        package var name: String
+        package var size: Int
         /// The checksum of its header: a segment file replaced under the same name is refused.
-        public var headerChecksum: UInt64
+        package var headerChecksum: UInt64
         /// Every file number in its postings is below this (the index's next number when it was
         /// written): a posting at or past it is damage, even once later files take such numbers.
-        public var numberLimit: UInt32
+        package var numberLimit: UInt32
 
-        public init(name: String, size: Int, headerChecksum: UInt64, numberLimit: UInt32) {
+        package init(name: String, size: Int, headerChecksum: UInt64, numberLimit: UInt32) {
             self.name = name
             self.size = size
             self.headerChecksum = headerChecksum
@@ -516,13 +516,13 @@ public struct TreeManifest: Sendable, Equatable {
         }
     }
 
-    public var listing: TreeListing
+    package var listing: TreeListing
     /// The first is the base; the others hold files indexed by later refreshes.
-    public var segments: [Segment]
+    package var segments: [Segment]
     /// The number the next indexed file gets (numbers are never reused until a rebuild).
-    public var nextNumber: UInt32
+    package var nextNumber: UInt32
 
-    public init(listing: TreeListing, segments: [Segment], nextNumber: UInt32) {
+    package init(listing: TreeListing, segments: [Segment], nextNumber: UInt32) {
         self.listing = listing
         self.segments = segments
         self.nextNumber = nextNumber

@@ -142,7 +142,7 @@ public struct TreeIndexNarrowing: Sendable {
     /// The files to read when a watcher chose them and they are at most `limit` (not those with
     /// a recorded skip, which are not read), else `nil`: the files are known before they are
     /// handed over.
-    public func servedFilesToRead(atMost limit: Int) -> [FilePath]? {
+    public func filesChosenByWatcher(atMost limit: Int) -> [FilePath]? {
         guard let served, served.selection.recordedSkips.lazy.filter({ $0 == nil }).count <= limit else { return nil }
         let prefix = TreeIndexer.prefix(of: served.root)
         return zip(served.selection.paths, served.selection.recordedSkips).compactMap { path, skip in

@@ -13,20 +13,20 @@ import TrawlStorage
 /// before the manifest that names them is renamed over the old one, so a crash or a kill at any
 /// point leaves the old index whole; segments no longer named are removed after. Writers take
 /// `.trawl/lock` first.
-public enum TreeIndexStore {
+package enum TreeIndexStore {
     /// The folder's name (the walk never enters it).
-    public static let folderName = ".trawl"
+    package static let folderName = ".trawl"
     static let manifestName = "index"
 
-    public static func folder(_ root: FilePath) -> FilePath { root.appending(folderName) }
+    package static func folder(_ root: FilePath) -> FilePath { root.appending(folderName) }
     /// The manifest's path: the file whose presence means the tree is indexed.
-    public static func manifestPath(_ root: FilePath) -> FilePath { folder(root).appending(manifestName) }
+    package static func manifestPath(_ root: FilePath) -> FilePath { folder(root).appending(manifestName) }
 
     /// Opens the index of `root`: `nil` when there is none, a failure when it is there but unusable
     /// (truncated, corrupt, another version, a segment missing, not made by this user, not a
     /// regular file). Without `readingTables`, the segments' trigram tables are left unread (and
     /// unchecked) until a query or a merge needs them.
-    public static func open(root: FilePath, readingTables: Bool = true) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
+    package static func open(root: FilePath, readingTables: Bool = true) -> Result<StoredTreeIndex?, TreeIndexFormat.Error> {
         open(root: root, readingTables: readingTables, key: UserKey.user.mapError { .noKey($0.reason) })
     }
 
@@ -97,7 +97,7 @@ public enum TreeIndexStore {
     }
 
     /// The bytes the index of `root` takes (its manifest and segments).
-    public static func byteCount(root: FilePath) -> Int {
+    package static func byteCount(root: FilePath) -> Int {
         guard case .success(let folder?) = IndexFolder.open(root: root, creating: false) else { return 0 }
         return folder.names().reduce(0) { total, name in
             guard name == manifestName || TreeManifest.isSegmentName(name) else { return total }

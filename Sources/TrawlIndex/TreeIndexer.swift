@@ -41,7 +41,7 @@ public struct TreeIndexer: Sendable {
         /// Worth a word, not errors (an unusable index rebuilt).
         public var notes: [String] = []
         /// The index's manifest as the run left it.
-        public var manifest: TreeManifest?
+        package var manifest: TreeManifest?
         /// Which stored state that is (``StoredTreeIndex/identity``).
         public var identity: UInt64?
     }

@@ -14,7 +14,7 @@ extension TreeListing {
     /// `.git` marker touched, or one of the watched paths at `unseen` (positions in `watched`;
     /// all when `nil`: those the watcher cannot see are its caller's to check) changed. Costs a
     /// `stat` per changed path and per path in `unseen`, and no more.
-    public func filesChanged(by changes: Set<[UInt8]>, root: FilePath, unseen: [Int]? = nil) -> (changed: Set<Int>, gone: Set<Int>)? {
+    package func filesChanged(by changes: Set<[UInt8]>, root: FilePath, unseen: [Int]? = nil) -> (changed: Set<Int>, gone: Set<Int>)? {
         guard isComplete, root.resolved()?.bytes == self.root, watchedAreCurrent(unseen ?? Array(watched.indices), root: root) else { return nil }
         var changed = Set<Int>(), gone = Set<Int>()
         for path in changes {
@@ -52,7 +52,7 @@ extension TreeListing {
     /// question; a change to any other (edited, deleted, replaced by a link) is an event in a
     /// listed folder. Found once per index a watcher opens (an `lstat` each). A file with other
     /// hard links can change through a name outside the tree: it counts as unseen too.
-    public func watchedUnseen(root: FilePath) -> [Int] {
+    package func watchedUnseen(root: FilePath) -> [Int] {
         let up = Array("../".utf8)
         return watched.indices.filter { position in
             let path = watched[position].path

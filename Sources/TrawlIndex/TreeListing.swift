@@ -13,21 +13,21 @@ import TrawlFiles
 ///
 /// Checking costs a `stat` per folder and per ignore file, and a `readdir` only for a folder
 /// whose status changed (a rename over a file keeps its names: still current).
-public struct TreeListing: Sendable, Equatable {
+package struct TreeListing: Sendable, Equatable {
     /// A file the walk selected.
-    public struct File: Sendable, Hashable {
+    package struct File: Sendable, Hashable {
         /// The path relative to the root, `/`-separated (bytes: not always UTF-8).
-        public var path: [UInt8]
+        package var path: [UInt8]
         /// Its number in the index's posting lists; `nil` when it is not indexed (not text, or
         /// unreadable when indexed): such a file is always searched.
-        public var number: UInt32?
-        public var signature: FileSignature
+        package var number: UInt32?
+        package var signature: FileSignature
         /// Why it is not indexed, when a search would skip it too: binary (a search of a tree
         /// skips it unread while it is unchanged), not valid UTF-8 or UTF-16 (a search reports
         /// the skip, read from here while the file is unchanged).
-        public var skip: FileSkip?
+        package var skip: FileSkip?
 
-        public init(path: [UInt8], number: UInt32?, signature: FileSignature, skip: FileSkip? = nil) {
+        package init(path: [UInt8], number: UInt32?, signature: FileSignature, skip: FileSkip? = nil) {
             self.path = path
             self.number = number
             self.signature = signature
@@ -35,7 +35,7 @@ public struct TreeListing: Sendable, Equatable {
         }
 
         /// Whether it is listed as a binary file.
-        public var isBinary: Bool {
+        package var isBinary: Bool {
             if case .binary = skip { true } else { false }
         }
 
@@ -52,14 +52,14 @@ public struct TreeListing: Sendable, Equatable {
     }
 
     /// A folder the walk entered.
-    public struct Directory: Sendable, Hashable {
+    package struct Directory: Sendable, Hashable {
         /// Relative to the root (empty for the root).
-        public var path: [UInt8]
-        public var signature: FileSignature
+        package var path: [UInt8]
+        package var signature: FileSignature
         /// A hash of its entries' names and types.
-        public var entriesHash: UInt64
+        package var entriesHash: UInt64
 
-        public init(path: [UInt8], signature: FileSignature, entriesHash: UInt64) {
+        package init(path: [UInt8], signature: FileSignature, entriesHash: UInt64) {
             self.path = path
             self.signature = signature
             self.entriesHash = entriesHash
@@ -67,15 +67,15 @@ public struct TreeListing: Sendable, Equatable {
     }
 
     /// A path whose presence, or content, decides what the walk selects.
-    public struct Watched: Sendable, Hashable {
+    package struct Watched: Sendable, Hashable {
         /// Relative to the root; `../` leads to the folders above it.
-        public var path: [UInt8]
+        package var path: [UInt8]
         /// `nil` when absent.
-        public var signature: FileSignature?
+        package var signature: FileSignature?
         /// Only whether it exists counts (a `.git` marker), not its status.
-        public var presenceOnly: Bool
+        package var presenceOnly: Bool
 
-        public init(path: [UInt8], signature: FileSignature?, presenceOnly: Bool) {
+        package init(path: [UInt8], signature: FileSignature?, presenceOnly: Bool) {
             self.path = path
             self.signature = presenceOnly && signature != nil ? Watched.present : signature
             self.presenceOnly = presenceOnly
@@ -94,15 +94,15 @@ public struct TreeListing: Sendable, Equatable {
 
     /// The root's absolute path with links resolved: ignore rules above the root match against
     /// it, so a tree that moved is walked again.
-    public var root: [UInt8]
+    package var root: [UInt8]
     /// Whether the walk met no problem (an unreadable folder, a file gone while it was indexed):
     /// only a complete listing stands in for a walk.
-    public var isComplete: Bool
-    public var files: [File]
-    public var directories: [Directory]
-    public var watched: [Watched]
+    package var isComplete: Bool
+    package var files: [File]
+    package var directories: [Directory]
+    package var watched: [Watched]
 
-    public init(root: [UInt8] = [], isComplete: Bool = true, files: [File] = [], directories: [Directory] = [], watched: [Watched] = []) {
+    package init(root: [UInt8] = [], isComplete: Bool = true, files: [File] = [], directories: [Directory] = [], watched: [Watched] = []) {
         self.root = root
         self.isComplete = isComplete
         self.files = files
@@ -119,7 +119,7 @@ public struct TreeListing: Sendable, Equatable {
     /// FNV-1a over the entries' names and kinds, of the folder at `path`. Where the file system
     /// does not give an entry's type, it is looked up (`lstat`), as the walk does: a file turned
     /// into a link or a folder under the same name changes the hash.
-    public static func entriesHash(_ entries: [DirectoryEntry], in path: FilePath) -> UInt64 {
+    package static func entriesHash(_ entries: [DirectoryEntry], in path: FilePath) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for entry in entries {
             for byte in entry.name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
@@ -172,7 +172,7 @@ public struct TreeListing: Sendable, Equatable {
 
     /// The folders as they are now when a walk would find what this listing records (with fresh
     /// signatures, racy ones marked), or `nil` when it would not.
-    public func currentDirectories(root: FilePath, racyAfter instant: Int) -> [Directory]? {
+    package func currentDirectories(root: FilePath, racyAfter instant: Int) -> [Directory]? {
         guard isComplete, root.resolved()?.bytes == self.root else { return nil }
         // The folders and the watched paths, in one sweep.
         let directories = self.directories, watched = self.watched

@@ -36,7 +36,7 @@ import TrawlConcurrency
 /// The address is a Linux abstract socket named after the user and the root folder's device and
 /// inode (any path to the folder finds it); it needs no file in the tree and vanishes with the
 /// watcher. A reply is trusted only from a process of the same user.
-public enum TreeWatchChannel {
+package enum TreeWatchChannel {
     /// How long a search waits for each send or receive of the watcher before it checks the files
     /// itself (a watcher stopped with Ctrl-Z still takes connections).
     static let timeoutMilliseconds: Int32 = 250
@@ -116,31 +116,31 @@ public enum TreeWatchChannel {
     /// Asks the watcher of the folder at `root` (with `stat` `folder`), when one runs, for the
     /// paths changed since the index state `identity`. `nil` when no watcher answers, in time,
     /// for that state: then the search checks the files itself.
-    public static func changes(at folder: stat, since identity: UInt64) -> Set<[UInt8]>? {
+    package static func changes(at folder: stat, since identity: UInt64) -> Set<[UInt8]>? {
         exchange(request(since: identity), at: folder).flatMap { changes(inReply: $0) ?? nil }
     }
 
     /// What a watcher that answers a query sends back: the files to search, and those the index
     /// rules out (unchanged since) with their bytes.
-    public struct Selection: Sendable, Equatable {
-        public var paths: [[UInt8]]
+    package struct Selection: Sendable, Equatable {
+        package var paths: [[UInt8]]
         /// For each path, why a search skips it while it is unchanged, when the listing says.
-        public var recordedSkips: [FileSkip?]
-        public var filesRuledOut: Int
-        public var bytesRuledOut: Int
+        package var recordedSkips: [FileSkip?]
+        package var filesRuledOut: Int
+        package var bytesRuledOut: Int
     }
 
     /// Asks the watcher of the folder with `stat` `folder`, when one runs, to select the files
     /// that can hold a match of `query` (binary files skipped unread with `skipsBinaryFiles`),
     /// from the index it holds open and the changes it saw; `nil` when none answers in time or it
     /// cannot vouch for its index.
-    public static func selection(at folder: stat, for query: LiteralQuery, skipsBinaryFiles: Bool) -> Answer<Selection> {
+    package static func selection(at folder: stat, for query: LiteralQuery, skipsBinaryFiles: Bool) -> Answer<Selection> {
         guard let reply = exchange(searchRequest(query, skipsBinaryFiles: skipsBinaryFiles), at: folder) else { return .noWatcher }
         return selection(inReply: reply).flatMap { $0 }.map(Answer.answered) ?? .cannotSay
     }
 
     /// What asking a watcher gave.
-    public enum Answer<Value: Sendable>: Sendable {
+    package enum Answer<Value: Sendable>: Sendable {
         case answered(Value)
         /// A watcher answered that it cannot say (or garbled its answer).
         case cannotSay

@@ -6,7 +6,7 @@ public enum CaseMode: Hashable, Sendable {
     case smart
 
     /// Whether `pattern`, read with `syntax`, is matched with its case.
-    public func matchesCase(of pattern: String, syntax: FindOptions.Syntax) -> Bool {
+    public func matchesCase(of pattern: String, syntax: MatchOptions.Syntax) -> Bool {
         switch self {
         case .sensitive: true
         case .insensitive: false

@@ -4,7 +4,7 @@ public struct FindQuery: Hashable, Sendable {
     /// The text typed.
     public var pattern: String
     /// Literal text or a PCRE2 regular expression.
-    public var syntax = FindOptions.Syntax.regex
+    public var syntax = MatchOptions.Syntax.regex
     public var caseMode = CaseMode.sensitive
     /// Whole words only.
     public var wholeWord = false
@@ -12,14 +12,14 @@ public struct FindQuery: Hashable, Sendable {
     public var multiline = false
 
     /// A case-sensitive regex query.
-    public init(pattern: String, syntax: FindOptions.Syntax = .regex) {
+    public init(pattern: String, syntax: MatchOptions.Syntax = .regex) {
         self.pattern = pattern
         self.syntax = syntax
     }
 
     /// The find options this query means.
-    public var findOptions: FindOptions {
-        var options = FindOptions(syntax: syntax, matchCase: caseMode.matchesCase(of: pattern, syntax: syntax), wholeWord: wholeWord)
+    public var findOptions: MatchOptions {
+        var options = MatchOptions(syntax: syntax, matchCase: caseMode.matchesCase(of: pattern, syntax: syntax), wholeWord: wholeWord)
         options.matchesAcrossLines = multiline
         // Lines as grep and ripgrep count them: a final line break ends the text, no empty line follows.
         options.finalLineBreakEndsText = true

@@ -9,7 +9,7 @@ import TrawlNGram
 public struct LiteralMatcher: Matcher {
     /// The text to find.
     public let needle: String
-    public let options: FindOptions
+    public let options: MatchOptions
     private let implementation: Implementation
 
     private enum Implementation: Sendable {
@@ -47,7 +47,7 @@ public struct LiteralMatcher: Matcher {
     /// Creates a matcher for `needle`; `options.syntax` is ignored. An empty needle matches nothing.
     /// - Throws: ``MatchError/invalidPattern(message:offset:)`` when a needle matched by PCRE2 (see
     ///   above) is too long for it to compile: tens of thousands of characters, caseless.
-    public init(_ needle: String, options: FindOptions = FindOptions()) throws(MatchError) {
+    public init(_ needle: String, options: MatchOptions = MatchOptions()) throws(MatchError) {
         self.needle = needle
         var options = options
         options.syntax = .literal

@@ -8,7 +8,7 @@ import TrawlNGram
 /// matches lazily, in order, and checks for task cancellation as it goes.
 public protocol Matcher: Sendable {
     /// The options the matcher was made with.
-    var options: FindOptions { get }
+    var options: MatchOptions { get }
 
     /// Whether a match can contain a line feed (and so span lines). When it cannot, a line holds
     /// whole matches only, and a caller that needs one match per line can skip to the next line.

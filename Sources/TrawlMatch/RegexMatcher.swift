@@ -8,9 +8,9 @@ import TrawlNGram
 public struct RegexMatcher: Matcher {
     /// The pattern as written.
     public let pattern: String
-    public let options: FindOptions
+    public let options: MatchOptions
     /// What the analysis learned of the pattern (required literals, line-feed capability).
-    public let analysis: PatternAnalysis
+    package let analysis: PatternAnalysis
     let regex: CompiledRegex
     let prefilter: PrefilterSet?
     let mode: RegexSearchMode
@@ -29,7 +29,7 @@ public struct RegexMatcher: Matcher {
     /// Compiles `pattern`; `options.syntax` is ignored. An empty pattern matches nothing.
     /// - Throws: ``MatchError/invalidPattern(message:offset:)`` with PCRE2's message and the offset
     ///   in `pattern`.
-    public init(_ pattern: String, options: FindOptions = .regex) throws(MatchError) {
+    public init(_ pattern: String, options: MatchOptions = .regex) throws(MatchError) {
         self.pattern = pattern
         var options = options
         options.syntax = .regex

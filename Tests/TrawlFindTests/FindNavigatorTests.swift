@@ -6,7 +6,7 @@ import TrawlText
 
 /// Editor find semantics: navigation, wrap, counts, find in selection, replace and replace all.
 @MainActor @Suite struct FindNavigatorTests {
-    func navigator(_ text: String, _ query: String, _ options: FindOptions = FindOptions()) -> FindNavigator {
+    func navigator(_ text: String, _ query: String, _ options: MatchOptions = MatchOptions()) -> FindNavigator {
         let navigator = FindNavigator(document: TextDocument(text))
         navigator.options = options
         navigator.query = query
@@ -57,7 +57,7 @@ import TrawlText
         find.query = "(a)"
         #expect(find.diagnostic == nil && find.matchCount == 1)
         // A caseless literal PCRE2 cannot compile (too long) is a diagnostic too, not a crash.
-        find.options = FindOptions(matchCase: false)
+        find.options = MatchOptions(matchCase: false)
         find.query = String(repeating: "s", count: 30_000)
         guard case .invalidPattern(let message, _) = find.diagnostic else {
             Issue.record("no diagnostic: \(String(describing: find.diagnostic))")
@@ -105,7 +105,7 @@ import TrawlText
     }
 
     @Test func replaceAllInScopesRedoesAndPreservesCaseInOneStep() throws {
-        let find = navigator("Loop loop LOOP loop", "loop", FindOptions(matchCase: false))
+        let find = navigator("Loop loop LOOP loop", "loop", MatchOptions(matchCase: false))
         find.preservesCase = true
         find.replacement = "cycle"
         find.restrict(to: [0..<9, 15..<19])
@@ -302,7 +302,7 @@ import TrawlText
                              with: ["needle", "x", "\n", "note", ""].randomElement(using: &random)!)
             if step % 10 == 0 {
                 find.query = ["needle", "note", "needle\\s*here"].randomElement(using: &random)!
-                find.options = find.query.contains("\\") ? .regex : FindOptions()
+                find.options = find.query.contains("\\") ? .regex : MatchOptions()
                 let matcher: any Matcher = find.options.syntax == .regex ? try RegexMatcher(find.query, options: .regex) : try LiteralMatcher(find.query)
                 let expected = try matcher.matches(in: document.text).map(\.range)
                 #expect(find.matches.ranges == expected, "step \(step) \(find.query)")

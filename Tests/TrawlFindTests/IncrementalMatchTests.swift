@@ -8,12 +8,12 @@ import TrawlText
 /// after thousands of random edits (typing, deleting, pasting multi-byte text and CRLF, replacing
 /// one match or all), undos and redos, for literal and regex queries, with and without find in selection.
 @MainActor @Suite struct IncrementalMatchTests {
-    nonisolated static let queries: [(String, FindOptions)] = [
-        ("foo", FindOptions()),
-        ("ab", FindOptions()),
-        ("a", FindOptions(wholeWord: true)),
-        ("eventloop", FindOptions(matchCase: false)),
-        ("straße", FindOptions(matchCase: false)),
+    nonisolated static let queries: [(String, MatchOptions)] = [
+        ("foo", MatchOptions()),
+        ("ab", MatchOptions()),
+        ("a", MatchOptions(wholeWord: true)),
+        ("eventloop", MatchOptions(matchCase: false)),
+        ("straße", MatchOptions(matchCase: false)),
         ("\\w+Error\\b", .regex),
         ("^\\s*$", .regex),
         ("a\\s*", .regex),
@@ -91,7 +91,7 @@ import TrawlText
     }
 
     /// A fresh search with a fresh matcher: the oracle.
-    func fullSearch(_ query: String, _ options: FindOptions, _ text: Rope, scopes: [Range<Int>]?) throws -> [Range<Int>] {
+    func fullSearch(_ query: String, _ options: MatchOptions, _ text: Rope, scopes: [Range<Int>]?) throws -> [Range<Int>] {
         var options = options
         options.emptyMatchRule = .skippedWhereAMatchEndedItsLine // the navigator's, an editor's
         let matcher: any Matcher = options.syntax == .regex ? try RegexMatcher(query, options: options) : try LiteralMatcher(query, options: options)

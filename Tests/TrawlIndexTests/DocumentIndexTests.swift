@@ -9,13 +9,13 @@ import TrawlNGram
 /// matches of a full search, after any sequence of edits; and once compacted it lists for each
 /// unit exactly the trigrams starting there.
 @Suite struct DocumentIndexTests {
-    static let queries: [(String, FindOptions)] = [
-        ("foo", FindOptions()), ("Error", FindOptions()), ("error", FindOptions(matchCase: false)),
-        ("ParseError", FindOptions(wholeWord: true)), ("func ", FindOptions()), ("straße", FindOptions(matchCase: false)),
-        ("é", FindOptions(matchCase: false)), ("bar\nfoo", FindOptions()),
+    static let queries: [(String, MatchOptions)] = [
+        ("foo", MatchOptions()), ("Error", MatchOptions()), ("error", MatchOptions(matchCase: false)),
+        ("ParseError", MatchOptions(wholeWord: true)), ("func ", MatchOptions()), ("straße", MatchOptions(matchCase: false)),
+        ("é", MatchOptions(matchCase: false)), ("bar\nfoo", MatchOptions()),
         ("\\w+Error\\b", .regex), ("(foo|baz)bar", .regex), ("(?i)struct\\s+\\w+", .regex), ("foo.*bar", .regex),
-        ("^\\s*class ", .regex), ("(?<=foo)bar", .regex), ("ba[rz]$", .regex), ("k", FindOptions(matchCase: false)),
-        ("kelvin", FindOptions(matchCase: false)), ("(?i)SSS", .regex), ("fo", FindOptions()), ("ror\\b|\\bba", .regex),
+        ("^\\s*class ", .regex), ("(?<=foo)bar", .regex), ("ba[rz]$", .regex), ("k", MatchOptions(matchCase: false)),
+        ("kelvin", MatchOptions(matchCase: false)), ("(?i)SSS", .regex), ("fo", MatchOptions()), ("ror\\b|\\bba", .regex),
         ("a\\nb", .regex), ("[^x]oo", .regex),
     ]
 
@@ -99,7 +99,7 @@ import TrawlNGram
         let line = "let value = compute(input)\n"
         var text = Rope(String(repeating: line, count: 5000))
         var index = DocumentIndex(text, unitLength: 1024)
-        let matcher = try LiteralMatcher("needle", options: FindOptions())
+        let matcher = try LiteralMatcher("needle", options: MatchOptions())
         #expect(index.candidateRegions(for: matcher, in: text) == [])
         let old = text
         let edit = text.replace(70_000..<70_000, with: "needle")
@@ -115,7 +115,7 @@ import TrawlNGram
         for shift in 0..<80 {
             let text = Rope(String(repeating: "-", count: 128 + shift) + "quokkazebra" + String(repeating: "-\n", count: 60))
             let index = DocumentIndex(text, unitLength: 64)
-            let matcher = try LiteralMatcher("quokkazebra", options: FindOptions())
+            let matcher = try LiteralMatcher("quokkazebra", options: MatchOptions())
             #expect(try indexedSearch(matcher, index, text) == [(128 + shift)..<(139 + shift)], "shift \(shift)")
         }
     }
@@ -134,7 +134,7 @@ import TrawlNGram
         let text = Rope("foo\nbar\n")
         let index = DocumentIndex(text, unitLength: 64)
         #expect(index.candidateRegions(for: try RegexMatcher("foo\\nbar", options: .regex), in: text) == nil)
-        #expect(index.candidateRegions(for: try LiteralMatcher("fo", options: FindOptions()), in: text) == nil)
+        #expect(index.candidateRegions(for: try LiteralMatcher("fo", options: MatchOptions()), in: text) == nil)
         #expect(index.candidateRegions(for: try RegexMatcher("\\w+", options: .regex), in: text) == nil)
     }
 }

@@ -19,7 +19,7 @@ import TrawlText
         // `\G` anchors where a search starts, and `\K` reports a match after text it consumed (a
         // cut there is inside a match in progress): both depend on the cut by definition.
         for pattern in MatcherDifferentialTests.patterns where !pattern.contains("\\G") && !pattern.contains("\\K") {
-            let options = FindOptions(syntax: .regex, matchCase: !caseless)
+            let options = MatchOptions(syntax: .regex, matchCase: !caseless)
             let matcher = try RegexMatcher(pattern, options: options)
             for bytes in texts {
                 let rope = Rope(String(decoding: bytes, as: UTF8.self))
@@ -83,7 +83,7 @@ import TrawlText
         #expect(try ranges(RegexMatcher("foo\\s\\w+"), in: 0..<1) == [0..<7])
         // Literal and whole-word matching too.
         #expect(try ranges(try LiteralMatcher("foo"), in: 9..<19) == [18..<21])
-        let word = try LiteralMatcher("bar", options: FindOptions(wholeWord: true))
+        let word = try LiteralMatcher("bar", options: MatchOptions(wholeWord: true))
         #expect(try ranges(word, in: 4..<20) == [4..<7])
     }
 
@@ -120,7 +120,7 @@ import TrawlText
         // "\nab" (the CRLF as one line break) is rejected, a word character follows; the retry
         // starts one character later, after the whole CRLF, never between its CR and its LF (where
         // the second alternative would find the LF alone).
-        let matcher = try RegexMatcher("\\nab|\\n", options: FindOptions(syntax: .regex, wholeWord: true))
+        let matcher = try RegexMatcher("\\nab|\\n", options: MatchOptions(syntax: .regex, wholeWord: true))
         #expect(try matcher.matches(in: Rope("x\r\nab1")).isEmpty)
         #expect(try matcher.matches(in: Rope("x\nab1")).isEmpty)
     }

@@ -5,7 +5,7 @@ import TrawlTestSupport
 
 /// The find semantics of DESIGN.md, as an editor user sees them.
 @Suite struct EditorSemanticsTests {
-    func ranges(_ pattern: String, _ text: String, _ options: FindOptions = .regex) throws -> [Range<Int>] {
+    func ranges(_ pattern: String, _ text: String, _ options: MatchOptions = .regex) throws -> [Range<Int>] {
         let matcher: any Matcher = options.syntax == .regex ? try RegexMatcher(pattern, options: options) : try LiteralMatcher(pattern, options: options)
         return try matcher.matches(in: Rope(text)).map(\.range)
     }
@@ -15,7 +15,7 @@ import TrawlTestSupport
         #expect(try ranges("foo\\s+bar", "foo  bar") == [0..<8])
         #expect(try ranges("foo\\nbar", "foo\nbar") == [0..<7])
         #expect(try ranges("foo\\nbar", "foo\r\nbar") == [0..<8], "\\n matches CRLF")
-        #expect(try ranges("foo\nbar", "foo\r\nbar", FindOptions()) == [0..<8], "a literal line feed matches CRLF")
+        #expect(try ranges("foo\nbar", "foo\r\nbar", MatchOptions()) == [0..<8], "a literal line feed matches CRLF")
         #expect(try ranges("[^x]+", "ab\ncd") == [0..<2, 3..<5])
         #expect(try ranges("\\s+$", "a \r\nb") == [1..<2], "a line ends before CRLF")
     }
@@ -33,12 +33,12 @@ import TrawlTestSupport
 
     @Test func aCaselessNeedleTooLongForPCRE2Throws() {
         // Matched by PCRE2 (caseless `s` also matches the long s): 30,000 are more than it compiles.
-        #expect(throws: MatchError.self) { try LiteralMatcher(String(repeating: "s", count: 30_000), options: FindOptions(matchCase: false)) }
+        #expect(throws: MatchError.self) { try LiteralMatcher(String(repeating: "s", count: 30_000), options: MatchOptions(matchCase: false)) }
         #expect(throws: Never.self) { try LiteralMatcher(String(repeating: "s", count: 30_000)) }
     }
 
     @Test func caseFoldingIsUnicodeSimpleFolding() throws {
-        let caseless = FindOptions(matchCase: false)
+        let caseless = MatchOptions(matchCase: false)
         #expect(try ranges("straße", "STRAẞE straße", caseless) == [0..<8, 9..<16])
         #expect(try ranges("k", "K k \u{212A}", caseless) == [0..<1, 2..<3, 4..<7], "the Kelvin sign folds to k")
         #expect(try ranges("ж", "Ж ж", caseless) == [0..<2, 3..<5])
@@ -46,7 +46,7 @@ import TrawlTestSupport
     }
 
     @Test func wholeWordUsesSeparatorsAndLettersOfEveryScript() throws {
-        let whole = FindOptions(wholeWord: true)
+        let whole = MatchOptions(wholeWord: true)
         #expect(try ranges("foo", "foo foobar (foo) foo.bar barfoo", whole) == [0..<3, 12..<15, 17..<20])
         #expect(try ranges("кот", "кот котик кот", whole) == [0..<6, 18..<24])
         #expect(try ranges("a", "aa a", whole) == [3..<4], "a rejected start retries one scalar later")
@@ -54,7 +54,7 @@ import TrawlTestSupport
         var custom = whole
         custom.wordSeparators = WordSeparators("-")
         #expect(try ranges("foo", "foo-bar foo.bar", custom) == [0..<3])
-        var regexWhole = FindOptions.regex
+        var regexWhole = MatchOptions.regex
         regexWhole.wholeWord = true
         #expect(try ranges("\\w+ing", "sing singer king", regexWhole) == [0..<4, 12..<16])
     }
@@ -68,7 +68,7 @@ import TrawlTestSupport
             guard case .limitExceeded(let kind, _) = error else { Issue.record("unexpected \(error)"); return }
             #expect(kind == .matchLimit || kind == .depthLimit)
         }
-        var tight = FindOptions.regex
+        var tight = MatchOptions.regex
         tight.limits.matchLimit = 1000
         #expect(throws: MatchError.self) { try RegexMatcher("(\\w+)*[0-9]", options: tight).matches(in: Rope(String(repeating: "ab", count: 40))) }
         // A required literal that never occurs means PCRE2 never runs: no limit is reached.
@@ -109,7 +109,7 @@ import TrawlTestSupport
         #expect(try ranges("\\u{1F600}+", "x😀😀") == [1..<9])
         #expect(try ranges("\\uD83D\\uDE00", "😀") == [0..<4], "a surrogate pair is one character")
         #expect(try ranges("[\\u00e9\\u{41}]+", "éAé-") == [0..<5])
-        #expect(try ranges("\\u00C9", "é", FindOptions(syntax: .regex, matchCase: false)) == [0..<2])
+        #expect(try ranges("\\u00C9", "é", MatchOptions(syntax: .regex, matchCase: false)) == [0..<2])
         // Offsets of errors still count in the pattern as written.
         #expect(throws: MatchError.invalidPattern(message: "missing closing parenthesis", offset: 10)) { try RegexMatcher("\\u{1F600}(") }
         #expect(throws: (any Error).self) { try RegexMatcher("\\u12") }
@@ -117,19 +117,19 @@ import TrawlTestSupport
 
     @Test func anEmptyPatternMatchesNothing() throws {
         #expect(try ranges("", "abc").isEmpty)
-        #expect(try ranges("", "abc", FindOptions()).isEmpty)
+        #expect(try ranges("", "abc", MatchOptions()).isEmpty)
     }
 
     @Test func aCRInAPatternNeverFindsTheCROfACRLF() throws {
         #expect(try ranges("\\r", "a\r\nb\rc") == [4..<5], "only the lone CR")
         #expect(try ranges("\\r\\n", "a\r\nb").isEmpty)
-        #expect(try ranges("a\r", "a\r\n", FindOptions()).isEmpty, "a literal CR too")
+        #expect(try ranges("a\r", "a\r\n", MatchOptions()).isEmpty, "a literal CR too")
         #expect(try ranges("a\\\r", "a\r\n").isEmpty, "an escaped raw CR too")
         #expect(try ranges("a\\\nb", "a\r\nb") == [0..<4], "an escaped raw line feed matches a CRLF")
         #expect(try ranges("[\\r\\n]+", "a\r\n\r\nb") == [1..<5])
         // A class that can match a line break takes a CRLF as one.
         #expect(try ranges("a\\Wb", "a\r\nb") == [0..<4])
-        var across = FindOptions.regex
+        var across = MatchOptions.regex
         across.matchesAcrossLines = true
         #expect(try ranges("a[^x]b", "a\r\nb", across) == [0..<4])
         #expect(try ranges("[^x]", "\r\n", across) == [0..<2])
@@ -150,7 +150,7 @@ import TrawlTestSupport
             func moved(_ offset: Int) -> Int { offset + lfBytes[..<offset].filter { $0 == 0x0A }.count }
             for pattern in patterns {
                 for across in [false, true] {
-                    var options = FindOptions.regex
+                    var options = MatchOptions.regex
                     options.matchesAcrossLines = across
                     let expected = try ranges(pattern, lf, options).map { moved($0.lowerBound)..<moved($0.upperBound) }
                     let actual = try ranges(pattern, crlf, options)

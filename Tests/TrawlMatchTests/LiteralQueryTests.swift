@@ -27,7 +27,7 @@ import TrawlNGram
 
     @Test func literalMatcherQueriesItsNeedle() throws {
         #expect(try LiteralMatcher("EventLoop").literalQuery == .literal(QueryLiteral("EventLoop")))
-        #expect(try LiteralMatcher("EventLoop", options: FindOptions(matchCase: false)).literalQuery
+        #expect(try LiteralMatcher("EventLoop", options: MatchOptions(matchCase: false)).literalQuery
                 == .literal(QueryLiteral("EventLoop", ignoringASCIICase: true)))
         #expect(try LiteralMatcher("").literalQuery == .all)
     }
@@ -48,7 +48,7 @@ import TrawlNGram
         let texts = (0..<(2 * Settings.scale)).map { _ in random.matchText(pieces: 200) }
         var checked = 0
         for pattern in MatcherDifferentialTests.patterns {
-            let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: !caseless))
+            let matcher = try RegexMatcher(pattern, options: MatchOptions(syntax: .regex, matchCase: !caseless))
             let query = matcher.literalQuery
             for text in texts {
                 for match in try matcher.matches(in: try ContiguousText(validating: text)) {

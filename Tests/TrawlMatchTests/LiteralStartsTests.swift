@@ -34,8 +34,8 @@ import TrawlText
     @Test func shapedPatternsAreAttemptedAtTheirLiterals() throws {
         for pattern in Self.shaped {
             #expect(try RegexMatcher(pattern).literalStarts != nil, "\(pattern)")
-            #expect(try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: false)).literalStarts == nil, "\(pattern)")
-            var acrossLines = FindOptions.regex
+            #expect(try RegexMatcher(pattern, options: MatchOptions(syntax: .regex, matchCase: false)).literalStarts == nil, "\(pattern)")
+            var acrossLines = MatchOptions.regex
             acrossLines.matchesAcrossLines = true
             #expect(try RegexMatcher(pattern, options: acrossLines).literalStarts == nil, "\(pattern)")
         }
@@ -142,8 +142,8 @@ import TrawlText
     func rangesAndWholeWordsEqualSearchingWithoutTheStrategy(wholeWord: Bool) throws {
         var random = SeededGenerator(seed: Settings.seed &+ 19 &+ (wholeWord ? 1 : 0))
         for pattern in Self.shaped {
-            let fast = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, wholeWord: wholeWord))
-            let slow = try RegexMatcher("(?:\(pattern))", options: FindOptions(syntax: .regex, wholeWord: wholeWord))
+            let fast = try RegexMatcher(pattern, options: MatchOptions(syntax: .regex, wholeWord: wholeWord))
+            let slow = try RegexMatcher("(?:\(pattern))", options: MatchOptions(syntax: .regex, wholeWord: wholeWord))
             #expect(fast.literalStarts != nil && slow.literalStarts == nil, "\(pattern)")
             for _ in 0..<(2 * Settings.scale) {
                 let text = Self.text(&random)

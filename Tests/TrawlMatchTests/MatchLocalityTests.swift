@@ -13,7 +13,7 @@ import TrawlTestSupport
         let texts = (0..<Settings.scale).map { _ in random.matchText(pieces: 120) } + [Array("a\r\nb".utf8)]
         var checked = 0
         for pattern in MatcherDifferentialTests.patterns where !pattern.contains("\\G") {
-            let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, wholeWord: wholeWord))
+            let matcher = try RegexMatcher(pattern, options: MatchOptions(syntax: .regex, wholeWord: wholeWord))
             let locality = matcher.locality
             for bytes in texts {
                 let text = try ContiguousText(validating: bytes)
@@ -52,7 +52,7 @@ import TrawlTestSupport
 
     @Test func shapes() throws {
         #expect(try LiteralMatcher("foo").locality == MatchLocality(isLineBounded: true, lookbehind: 0, lookahead: 0, maxMatchLength: 3))
-        #expect(try LiteralMatcher("foo", options: FindOptions(wholeWord: true)).locality.lookahead == 4)
+        #expect(try LiteralMatcher("foo", options: MatchOptions(wholeWord: true)).locality.lookahead == 4)
         #expect(try RegexMatcher("foo(?=bar)").locality.lookahead == nil)
         #expect(try RegexMatcher("foo\\b").locality.lookahead == 8)
         #expect(try RegexMatcher("(?<=abc)x").locality.lookbehind! >= 3)
@@ -68,7 +68,7 @@ import TrawlTestSupport
         let texts = (0..<Settings.scale).map { _ in random.matchText(pieces: 120) }
         var bounded = 0
         for pattern in MatcherDifferentialTests.patterns {
-            let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: !caseless))
+            let matcher = try RegexMatcher(pattern, options: MatchOptions(syntax: .regex, matchCase: !caseless))
             guard let maximum = matcher.locality.maxMatchLength else { continue }
             bounded += 1
             for bytes in texts {

@@ -44,7 +44,7 @@ import TrawlText
                 Issue.record("oracle cannot compile \(pattern)")
                 continue
             }
-            let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: !caseless))
+            let matcher = try RegexMatcher(pattern, options: MatchOptions(syntax: .regex, matchCase: !caseless))
             for text in texts {
                 let expected = matcher.matchesLineByLine ? try oracle.matchesLineByLine(in: text) : try oracle.matches(in: text)
                 let chunked = ChunkedText(chunks: random.chunks(of: text, maxSize: Int.random(in: 1...9, using: &random)))
@@ -74,7 +74,7 @@ import TrawlText
                        " ", "..", "x1", "eventloop", "Ж"] + (0..<40).map { _ in String(decoding: random.matchText(pieces: 3), as: UTF8.self) }
         for needle in needles where !needle.isEmpty {
             let oracle = try ContiguousOracle(pattern: LiteralMatcher.escapedPattern(needle), caseless: caseless)
-            let matcher = try LiteralMatcher(needle, options: FindOptions(matchCase: !caseless))
+            let matcher = try LiteralMatcher(needle, options: MatchOptions(matchCase: !caseless))
             for _ in 0..<(4 * Settings.scale) {
                 let text = random.matchText(pieces: 300)
                 let expected = try oracle.matches(in: text)
@@ -98,7 +98,7 @@ import TrawlText
         var random = SeededGenerator(seed: Settings.seed &+ 11 &+ (caseless ? 1 : 0))
         for needle in ["ab", "abc", "EventLoop", "xyxyz", "preconditionFailure"] {
             let oracle = try ContiguousOracle(pattern: LiteralMatcher.escapedPattern(needle), caseless: caseless)
-            let matcher = try LiteralMatcher(needle, options: FindOptions(matchCase: !caseless))
+            let matcher = try LiteralMatcher(needle, options: MatchOptions(matchCase: !caseless))
             let alphabet = Array(needle.utf8) + Array(needle.uppercased().utf8) + [0x20, 0x0A]
             for length in Array(0...300) + [511, 512, 513, 1000, 4096 + 37] {
                 var text = (0..<length).map { _ in alphabet.randomElement(using: &random)! }

@@ -41,7 +41,7 @@ import TrawlText
 
     func trawlCount(_ pattern: String, caseless: Bool, file: URL) throws -> Int {
         // As grep tools count: a final line break ends the text (no empty last line after it).
-        var options = FindOptions(syntax: .regex, matchCase: !caseless)
+        var options = MatchOptions(syntax: .regex, matchCase: !caseless)
         options.finalLineBreakEndsText = true
         let matcher = try RegexMatcher(pattern, options: options)
         return try matcher.count(in: Rope(contentsOfFile: file.path))

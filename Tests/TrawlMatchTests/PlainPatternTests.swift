@@ -15,10 +15,10 @@ import TrawlTestSupport
 
     @Test func metacharactersAndLineBreaksAreNotPlainText() throws {
         for meta in ["\\", "^", "$", ".", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}", "\n", "\r"] {
-            #expect(!FindOptions.isPlainText("ab\(meta)c"), "\(meta.debugDescription)")
+            #expect(!MatchOptions.isPlainText("ab\(meta)c"), "\(meta.debugDescription)")
         }
         for plain in Self.pieces + ["a b", "x-y", "#k", "a,b;c:d"] {
-            #expect(FindOptions.isPlainText(plain), "\(plain.debugDescription)")
+            #expect(MatchOptions.isPlainText(plain), "\(plain.debugDescription)")
         }
         #expect(try FindQuery(pattern: "EventLoop").makeMatcher() is LiteralMatcher)
         #expect(try FindQuery(pattern: "Event.oop").makeMatcher() is RegexMatcher)
@@ -34,7 +34,7 @@ import TrawlTestSupport
         var patterns: Set<String> = []
         while patterns.count < 120 {
             let pattern = (0..<Int.random(in: 1...3, using: &random)).map { _ in alphabet.randomElement(using: &random)! }.joined()
-            if FindOptions.isPlainText(pattern) { patterns.insert(pattern) }
+            if MatchOptions.isPlainText(pattern) { patterns.insert(pattern) }
         }
         var found = 0
         for pattern in patterns.sorted() {

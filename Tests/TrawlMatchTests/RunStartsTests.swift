@@ -52,7 +52,7 @@ import TrawlText
         let texts = (0..<(4 * Settings.scale)).map { _ in Self.text(&random) } + [Array("éingx\ning".utf8), Array("ag-x\nbg-".utf8),
                                                                            Array("x 42Error 1234Error 7Errors".utf8)]
         for pattern in Self.shaped {
-            let matcher = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, matchCase: !caseless))
+            let matcher = try RegexMatcher(pattern, options: MatchOptions(syntax: .regex, matchCase: !caseless))
             #expect(matcher.runStarts != nil, "\(pattern)")
             let oracle = try ContiguousOracle(pattern: pattern, caseless: caseless)
             for text in texts {
@@ -81,7 +81,7 @@ import TrawlText
     func rangesAndWholeWordsEqualSearchingEveryCandidateLine(wholeWord: Bool) throws {
         var random = SeededGenerator(seed: Settings.seed &+ 13 &+ (wholeWord ? 1 : 0))
         for pattern in Self.shaped {
-            let fast = try RegexMatcher(pattern, options: FindOptions(syntax: .regex, wholeWord: wholeWord))
+            let fast = try RegexMatcher(pattern, options: MatchOptions(syntax: .regex, wholeWord: wholeWord))
             var everyLine = fast
             everyLine.runStarts = nil
             for _ in 0..<(2 * Settings.scale) {

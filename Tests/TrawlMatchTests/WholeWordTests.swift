@@ -68,7 +68,7 @@ import TrawlText
         let needles = ["foo", "Error", "a", "ab", "x1", "aa", "abab", "ababa", "foo.", ".bar", "é", "eventLoop", "_", " ", "-", "a.a", ".a."]
         // (The oracle folds ASCII letters only: caseless, the needles are ASCII.)
         for needle in needles where !caseless || needle.utf8.allSatisfy({ $0 < 0x80 }) {
-            let options = FindOptions(matchCase: !caseless, wholeWord: true)
+            let options = MatchOptions(matchCase: !caseless, wholeWord: true)
             let matcher = try LiteralMatcher(needle, options: options)
             for _ in 0..<(4 * Settings.scale) {
                 // (Also a rejected occurrence overlapping a whole one: `a.a` in `xa.a.a`.)

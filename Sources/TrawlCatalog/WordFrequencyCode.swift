@@ -12,7 +12,7 @@ import TrawlStorage
 /// Leads and tails apart give zlib's byte-wise Huffman codes two tables, one that follows how
 /// often words occur and one of nearly even bytes: 3% smaller than varints on independent words.
 /// Written by hand because zlib codes bytes, and no package in reach codes a large alphabet.
-enum RankCode {
+enum WordFrequencyCode {
     static let oneTail: UInt32 = 160
     static let twoTails: UInt32 = 160 + 64 << 8
     static let fourTails: UInt32 = twoTails + 31 << 16
@@ -62,17 +62,17 @@ enum RankCode {
             guard lead < leadsEnd else { throw .corrupt("more words than a block holds") }
             let byte = UInt32(bytes[lead])
             lead += 1
-            if byte < RankCode.oneTail { return Int(byte) }
+            if byte < WordFrequencyCode.oneTail { return Int(byte) }
             let tails = byte < 224 ? 1 : byte < 255 ? 2 : 4
             guard bytes.count - tail >= tails else { throw .corrupt("truncated word ranks") }
             defer { tail += tails }
             switch tails {
-            case 1: return Int(RankCode.oneTail + (byte - 160) << 8 + UInt32(bytes[tail]))
-            case 2: return Int(RankCode.twoTails + (byte - 224) << 16 + UInt32(bytes[tail]) << 8 + UInt32(bytes[tail + 1]))
+            case 1: return Int(WordFrequencyCode.oneTail + (byte - 160) << 8 + UInt32(bytes[tail]))
+            case 2: return Int(WordFrequencyCode.twoTails + (byte - 224) << 16 + UInt32(bytes[tail]) << 8 + UInt32(bytes[tail + 1]))
             default:
                 var offset = 0
                 for index in 0..<4 { offset |= Int(bytes[tail + index]) << (8 * index) }
-                return Int(RankCode.fourTails) + offset
+                return Int(WordFrequencyCode.fourTails) + offset
             }
         }
     }

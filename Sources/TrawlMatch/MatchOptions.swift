@@ -1,5 +1,5 @@
 /// How a pattern is interpreted and which matches count: the toggles of an editor's find widget.
-public struct FindOptions: Hashable, Sendable {
+public struct MatchOptions: Hashable, Sendable {
     /// Whether the pattern is literal text or a PCRE2 regular expression.
     public enum Syntax: Hashable, Sendable {
         /// The pattern is text to find as typed.
@@ -40,7 +40,7 @@ public struct FindOptions: Hashable, Sendable {
     }
 
     /// Regex syntax with the other options at their defaults.
-    public static var regex: FindOptions { FindOptions(syntax: .regex) }
+    public static var regex: MatchOptions { MatchOptions(syntax: .regex) }
 }
 
 /// PCRE2's resource limits for one match attempt. A catastrophic pattern stops at one of them and

@@ -1,6 +1,6 @@
 /// A set of unit positions `0..<count` as one bit each: inserting and testing cost a shift, and
 /// the members come out sorted without a sort.
-struct UnitMarks {
+struct PositionBitSet {
     private var words: [UInt64]
 
     init(count: Int) {

@@ -1,4 +1,4 @@
-extension FindOptions {
+extension MatchOptions {
     /// The matcher of `pattern` under these options: the one factory the navigator, the tree
     /// search and the command share.
     ///
@@ -6,7 +6,7 @@ extension FindOptions {
     /// syntax finds it, without parsing and compiling it.
     /// - Throws: ``MatchError/invalidPattern(message:offset:)`` for a bad regex.
     public func makeMatcher(for pattern: String) throws(MatchError) -> any Matcher {
-        if syntax == .literal || FindOptions.isPlainText(pattern) {
+        if syntax == .literal || MatchOptions.isPlainText(pattern) {
             var literal = self
             literal.syntax = .literal
             return try LiteralMatcher(pattern, options: literal)

@@ -8,7 +8,7 @@ import TrawlMatch
 import TrawlText
 
 /// What `trawl find` prints.
-public enum FindMode: Sendable, Equatable {
+package enum FindMode: Sendable, Equatable {
     /// Matching lines (with context lines when asked).
     case lines
     /// The number of matching lines per file (`-c`).
@@ -22,20 +22,20 @@ public enum FindMode: Sendable, Equatable {
 }
 
 /// Output settings for `trawl find`.
-public struct FindSettings: Sendable {
-    public var mode = FindMode.lines
-    public var lineNumbers = false
-    public var withFilename = true
+package struct FindSettings: Sendable {
+    package var mode = FindMode.lines
+    package var lineNumbers = false
+    package var withFilename = true
     /// Group matches under a file heading (on a terminal) instead of prefixing each line.
-    public var heading = false
-    public var style = Style(enabled: false)
-    public var before = 0
-    public var after = 0
+    package var heading = false
+    package var style = Style(enabled: false)
+    package var before = 0
+    package var after = 0
     /// Count every match (for `--stats`); otherwise plain line output looks no further on a line
     /// once it matched.
-    public var countsEveryMatch = false
+    package var countsEveryMatch = false
 
-    public init() {}
+    package init() {}
 }
 
 /// The result of searching one file.
