@@ -49,7 +49,7 @@ package enum FindArgumentsFastPath {
             // (-g GLOB, -A 3), or a context option with its number joined (-A3).
             let letters = Array(argument.dropFirst())
             guard let first = letters.first else { return nil }
-            if letters.count > 1, "ABC".contains(first) {
+            if letters.count > 1, FindFlags.findOptions.contains(where: { $0.joinsShort && $0.short == first }) {
                 guard takeOption(String(first), value: String(letters.dropFirst()), into: &request) else { return nil }
                 continue
             }
@@ -73,25 +73,14 @@ package enum FindArgumentsFastPath {
     /// Sets the flag called `name` (a long name, or a short one of one letter); false when there is
     /// no such flag.
     private static func setFlag(_ name: String, in request: inout FindRequest) -> Bool {
-        switch name {
-        case "F", "fixed-strings": request.patternSwitches.fixedStrings = true
-        case "i", "ignore-case": request.patternSwitches.ignoreCase = true
-        case "S", "smart-case": request.patternSwitches.smartCase = true
-        case "w", "word-regexp": request.patternSwitches.wordRegexp = true
-        case "U", "multiline": request.patternSwitches.multiline = true
-        case "hidden": request.walkSwitches.hidden = true
-        case "no-ignore": request.walkSwitches.noIgnore = true
-        case "no-require-git": request.walkSwitches.noRequireGit = true
-        case "L", "follow": request.walkSwitches.follow = true
-        case "stats": request.walkSwitches.stats = true
-        case "c", "count": request.count = true
-        case "count-matches": request.countMatches = true
-        case "l", "files-with-matches": request.filesWithMatches = true
-        case "n", "line-number": request.lineNumber = true
-        case "N", "no-line-number": request.noLineNumber = true
-        case "json": request.json = true
-        case "no-index": request.noIndex = true
-        default: return false
+        if let flag = FindFlags.pattern.first(where: { $0.isNamed(name) }) {
+            flag.set(&request.patternSwitches)
+        } else if let flag = FindFlags.walk.first(where: { $0.isNamed(name) }) {
+            flag.set(&request.walkSwitches)
+        } else if let flag = FindFlags.find.first(where: { $0.isNamed(name) }) {
+            flag.set(&request)
+        } else {
+            return false
         }
         return true
     }
@@ -99,24 +88,8 @@ package enum FindArgumentsFastPath {
     /// Sets the option called `name` to `value`; false when there is no such option or the value
     /// is not one this parser reads the way ArgumentParser does.
     private static func takeOption(_ name: String, value: String, into request: inout FindRequest) -> Bool {
-        switch name {
-        case "g", "glob": request.walkSwitches.globs.append(value)
-        case "max-filesize": request.walkSwitches.maxFilesize = value
-        case "sort": request.walkSwitches.sort = value
-        case "color":
-            guard let color = ColorChoice(rawValue: value) else { return false }
-            request.walkSwitches.color = color
-        case "A", "after-context", "B", "before-context", "C", "context":
-            // Digits only: a sign, spaces or an overflow are left to ArgumentParser's messages.
-            guard !value.isEmpty, value.utf8.count <= 9, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                  let lines = Int(value) else { return false }
-            switch name {
-            case "A", "after-context": request.afterContext = lines
-            case "B", "before-context": request.beforeContext = lines
-            default: request.context = lines
-            }
-        default: return false
-        }
-        return true
+        if let option = FindFlags.walkOptions.first(where: { $0.isNamed(name) }) { return option.take(&request.walkSwitches, value) }
+        if let option = FindFlags.findOptions.first(where: { $0.isNamed(name) }) { return option.take(&request, value) }
+        return false
     }
 }

@@ -48,63 +48,59 @@ struct TrawlCommand: ParsableCommand {
 
 extension ColorChoice: ExpressibleByArgument {}
 
-/// Flags that shape the pattern, shared by find and replace (ripgrep's names).
+extension CommandFlag {
+    /// The names ArgumentParser declares for the flag.
+    var names: NameSpecification { short.map { [.customShort($0), .customLong(long)] } ?? [.customLong(long)] }
+    var argumentHelp: ArgumentHelp { ArgumentHelp(stringLiteral: help) }
+}
+
+extension CommandOption {
+    /// The names ArgumentParser declares for the option.
+    var names: NameSpecification {
+        short.map { [.customShort($0, allowingJoined: joinsShort), .customLong(long)] } ?? [.customLong(long)]
+    }
+    var argumentHelp: ArgumentHelp { ArgumentHelp(stringLiteral: help) }
+}
+
+/// Flags that shape the pattern, shared by find and replace (names, help and effect: `FindFlags`).
 struct PatternFlags: ParsableArguments {
-    @Flag(name: [.customShort("F"), .long], help: "Treat the pattern as literal text, not a regex.")
-    var fixedStrings = false
-    @Flag(name: [.short, .customLong("ignore-case")], help: "Match case-insensitively (Unicode case folding).")
-    var ignoreCase = false
-    @Flag(name: [.customShort("S"), .customLong("smart-case")], help: "Case-insensitive unless the pattern has an uppercase letter.")
-    var smartCase = false
-    @Flag(name: [.customShort("w"), .customLong("word-regexp")], help: "Only match whole words.")
-    var wordRegexp = false
-    @Flag(name: [.customShort("U"), .long], help: "Let matches span lines (\\s and [^x] can then match line breaks).")
-    var multiline = false
+    @Flag(name: FindFlags.fixedStrings.names, help: FindFlags.fixedStrings.argumentHelp) var fixedStrings = false
+    @Flag(name: FindFlags.ignoreCase.names, help: FindFlags.ignoreCase.argumentHelp) var ignoreCase = false
+    @Flag(name: FindFlags.smartCase.names, help: FindFlags.smartCase.argumentHelp) var smartCase = false
+    @Flag(name: FindFlags.wordRegexp.names, help: FindFlags.wordRegexp.argumentHelp) var wordRegexp = false
+    @Flag(name: FindFlags.multiline.names, help: FindFlags.multiline.argumentHelp) var multiline = false
 
     var switches: PatternSwitches {
         var switches = PatternSwitches()
-        switches.fixedStrings = fixedStrings
-        switches.ignoreCase = ignoreCase
-        switches.smartCase = smartCase
-        switches.wordRegexp = wordRegexp
-        switches.multiline = multiline
+        let given = [(FindFlags.fixedStrings, fixedStrings), (FindFlags.ignoreCase, ignoreCase), (FindFlags.smartCase, smartCase),
+                     (FindFlags.wordRegexp, wordRegexp), (FindFlags.multiline, multiline)]
+        for (flag, isGiven) in given where isGiven { flag.set(&switches) }
         return switches
     }
 
     func options(_ pattern: String) -> FindQuery { switches.options(pattern) }
 }
 
-/// Flags of the file walk, shared by find and replace.
+/// Flags of the file walk, shared by find and replace (names, help and effect: `FindFlags`).
 struct WalkFlags: ParsableArguments {
-    @Flag(help: "Search hidden files and folders.")
-    var hidden = false
-    @Flag(name: .customLong("no-ignore"), help: "Ignore .gitignore, .ignore and .git/info/exclude.")
-    var noIgnore = false
-    @Flag(name: .customLong("no-require-git"), help: "Apply .gitignore files outside git repositories too.")
-    var noRequireGit = false
-    @Option(name: [.short, .customLong("glob")], help: "Include files matching GLOB; !GLOB excludes; {a,b} alternatives. Repeatable.")
-    var glob: [String] = []
-    @Option(name: .customLong("max-filesize"), help: "Skip files larger than this (e.g. 50K, 10M, 1G).")
-    var maxFilesize: String?
-    @Flag(name: [.customShort("L"), .customLong("follow")], help: "Follow symbolic links (loops and broken links are reported).")
-    var follow = false
-    @Option(help: "Sort the output (only 'path'; output is always in path order).")
-    var sort: String?
-    @Flag(help: "Print statistics on stderr: files, bytes, matches, time.")
-    var stats = false
-    @Option(help: "When to colour output: auto (terminal, unless NO_COLOR), always, never.")
-    var color: ColorChoice = .auto
+    @Flag(name: FindFlags.hidden.names, help: FindFlags.hidden.argumentHelp) var hidden = false
+    @Flag(name: FindFlags.noIgnore.names, help: FindFlags.noIgnore.argumentHelp) var noIgnore = false
+    @Flag(name: FindFlags.noRequireGit.names, help: FindFlags.noRequireGit.argumentHelp) var noRequireGit = false
+    @Flag(name: FindFlags.follow.names, help: FindFlags.follow.argumentHelp) var follow = false
+    @Flag(name: FindFlags.stats.names, help: FindFlags.stats.argumentHelp) var stats = false
+    @Option(name: FindFlags.glob.names, help: FindFlags.glob.argumentHelp) var glob: [String] = []
+    @Option(name: FindFlags.maxFilesize.names, help: FindFlags.maxFilesize.argumentHelp) var maxFilesize: String?
+    @Option(name: FindFlags.sort.names, help: FindFlags.sort.argumentHelp) var sort: String?
+    @Option(name: FindFlags.color.names, help: FindFlags.color.argumentHelp) var color: ColorChoice = .auto
 
     var switches: WalkSwitches {
         var switches = WalkSwitches()
-        switches.hidden = hidden
-        switches.noIgnore = noIgnore
-        switches.noRequireGit = noRequireGit
+        let given = [(FindFlags.hidden, hidden), (FindFlags.noIgnore, noIgnore), (FindFlags.noRequireGit, noRequireGit),
+                     (FindFlags.follow, follow), (FindFlags.stats, stats)]
+        for (flag, isGiven) in given where isGiven { flag.set(&switches) }
         switches.globs = glob
         switches.maxFilesize = maxFilesize
-        switches.follow = follow
         switches.sort = sort
-        switches.stats = stats
         switches.color = color
         return switches
     }
@@ -131,42 +127,29 @@ struct Find: ParsableCommand {
     @OptionGroup var patternFlags: PatternFlags
     @OptionGroup var walkFlags: WalkFlags
 
-    @Flag(name: [.customShort("c"), .long], help: "Print the number of matching lines per file.")
-    var count = false
-    @Flag(name: .customLong("count-matches"), help: "Print the number of matches per file.")
-    var countMatches = false
-    @Flag(name: [.customShort("l"), .customLong("files-with-matches")], help: "Print only the names of files with a match.")
-    var filesWithMatches = false
-    @Flag(name: [.customShort("n"), .customLong("line-number")], help: "Show line numbers (the default on a terminal).")
-    var lineNumber = false
-    @Flag(name: [.customShort("N"), .customLong("no-line-number")], help: "Do not show line numbers.")
-    var noLineNumber = false
-    @Option(name: [.customShort("A", allowingJoined: true), .customLong("after-context")], help: "Show NUM lines after each match.")
-    var afterContext: Int?
-    @Option(name: [.customShort("B", allowingJoined: true), .customLong("before-context")], help: "Show NUM lines before each match.")
-    var beforeContext: Int?
-    @Option(name: [.customShort("C", allowingJoined: true), .customLong("context")], help: "Show NUM lines before and after each match.")
-    var context: Int?
-    @Flag(help: "Print results as JSON Lines (ripgrep's format: begin, match, context, end, summary).")
-    var json = false
-    @Flag(name: .customLong("no-index"), help: "Do not use a tree's index (ROOT/.trawl/) even when there is one.")
-    var noIndex = false
+    @Flag(name: FindFlags.count.names, help: FindFlags.count.argumentHelp) var count = false
+    @Flag(name: FindFlags.countMatches.names, help: FindFlags.countMatches.argumentHelp) var countMatches = false
+    @Flag(name: FindFlags.filesWithMatches.names, help: FindFlags.filesWithMatches.argumentHelp) var filesWithMatches = false
+    @Flag(name: FindFlags.lineNumber.names, help: FindFlags.lineNumber.argumentHelp) var lineNumber = false
+    @Flag(name: FindFlags.noLineNumber.names, help: FindFlags.noLineNumber.argumentHelp) var noLineNumber = false
+    @Flag(name: FindFlags.json.names, help: FindFlags.json.argumentHelp) var json = false
+    @Flag(name: FindFlags.noIndex.names, help: FindFlags.noIndex.argumentHelp) var noIndex = false
+    @Option(name: FindFlags.afterContext.names, help: FindFlags.afterContext.argumentHelp) var afterContext: Int?
+    @Option(name: FindFlags.beforeContext.names, help: FindFlags.beforeContext.argumentHelp) var beforeContext: Int?
+    @Option(name: FindFlags.context.names, help: FindFlags.context.argumentHelp) var context: Int?
 
     var request: FindRequest {
         var request = FindRequest(pattern: pattern)
         request.paths = paths
         request.patternSwitches = patternFlags.switches
         request.walkSwitches = walkFlags.switches
-        request.count = count
-        request.countMatches = countMatches
-        request.filesWithMatches = filesWithMatches
-        request.lineNumber = lineNumber
-        request.noLineNumber = noLineNumber
+        let given = [(FindFlags.count, count), (FindFlags.countMatches, countMatches), (FindFlags.filesWithMatches, filesWithMatches),
+                     (FindFlags.lineNumber, lineNumber), (FindFlags.noLineNumber, noLineNumber), (FindFlags.json, json),
+                     (FindFlags.noIndex, noIndex)]
+        for (flag, isGiven) in given where isGiven { flag.set(&request) }
         request.afterContext = afterContext
         request.beforeContext = beforeContext
         request.context = context
-        request.json = json
-        request.noIndex = noIndex
         return request
     }
 
@@ -213,7 +196,7 @@ struct Replace: ParsableCommand {
     var breakHardlinks = false
     @Flag(help: "Treat every skipped file (binary, not UTF-8, UTF-16, not a regular file) as an error.")
     var strict = false
-    @Flag(name: .customLong("no-index"), help: "Do not use a tree's index (ROOT/.trawl/) even when there is one.")
+    @Flag(name: FindFlags.noIndex.names, help: FindFlags.noIndex.argumentHelp)
     var noIndex = false
 
     func validate() throws {

@@ -65,7 +65,7 @@ import TrawlCLI
             "--c", "--i", "--g", "--A", "--C=2", "--glob=", "--sort=", "--color=", "-g=x", "-A=3", "-c=", "-cA", "-Ai",
             "---", "-=", "-\u{301}c", "find", "help",
             "--", "-", "x", "a b", "é", "", "3", "-3", "path", "*.swift", "10M", "never", "auto",
-        ]
+        ] + Self.tableNames
         var random = SeededGenerator(seed: 0x5EED_A7A5)
         var taken = 0
         for _ in 0..<1500 {
@@ -75,6 +75,34 @@ import TrawlCLI
             #expect(fast == parsedByArgumentParser(line), "\(line)")
         }
         #expect(taken > 120, "the random lines reach the fast path often enough to test it (\(taken))")
+    }
+}
+
+extension FindArgumentsTests {
+    /// Every name of the flag table (`FindFlags`), short and long: a flag added there is in the
+    /// random lines above without a word more.
+    static var tableNames: [String] {
+        let flags = FindFlags.pattern.map { ($0.short, $0.long) } + FindFlags.walk.map { ($0.short, $0.long) }
+            + FindFlags.find.map { ($0.short, $0.long) }
+        let options = FindFlags.walkOptions.map { ($0.short, $0.long) } + FindFlags.findOptions.map { ($0.short, $0.long) }
+        return (flags + options).flatMap { short, long in ["--" + long] + (short.map { ["-\($0)"] } ?? []) }
+            + options.map { "--\($0.1)=1" }
+    }
+
+    /// ArgumentParser declares every entry of the table, with the table's help.
+    @Test func theCommandDeclaresEveryEntryOfTheTable() throws {
+        let help = try trawl(["find", "--help"]).stdout
+        let entries = FindFlags.pattern.map { ($0.short, $0.long, $0.help) } + FindFlags.walk.map { ($0.short, $0.long, $0.help) }
+            + FindFlags.find.map { ($0.short, $0.long, $0.help) } + FindFlags.walkOptions.map { ($0.short, $0.long, $0.help) }
+            + FindFlags.findOptions.map { ($0.short, $0.long, $0.help) }
+        #expect(entries.count == 24)
+        // Help text is wrapped to the terminal's width: compare without white space.
+        let flatHelp = help.filter { !$0.isWhitespace }
+        for (short, long, text) in entries {
+            #expect(help.contains("--\(long)"), "--\(long)")
+            if let short { #expect(help.contains("-\(short)"), "-\(short)") }
+            #expect(flatHelp.contains(text.filter { !$0.isWhitespace }), "\(long): \(text)")
+        }
     }
 }
 
