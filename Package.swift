@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "TrawlIndexTests", dependencies: ["TrawlIndex", "TrawlNGram", "TrawlStorage", "TrawlConcurrency", "TrawlFiles", "TrawlMatch", "TrawlText", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlCatalogTests", dependencies: ["TrawlCatalog", "TrawlSearchable", "TrawlNGram", "TrawlStorage", "TrawlFind", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "TrawlFilesTests", dependencies: ["TrawlFiles", "TrawlStorage", "TrawlConcurrency", "TrawlMatch", "TrawlKernels", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "TrawlCLITests", dependencies: ["TrawlCLI", "TrawlFiles", "TrawlIndex", "TrawlNGram", "TrawlStorage", "TrawlMatch", "TrawlCatalog", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "TrawlCLITests", dependencies: ["Trawl", "TrawlCLI", "TrawlFiles", "TrawlIndex", "TrawlNGram", "TrawlStorage", "TrawlMatch", "TrawlCatalog", "trawl", "TrawlTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
     ],
     swiftLanguageModes: [.v6]
 )

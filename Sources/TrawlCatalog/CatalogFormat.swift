@@ -22,22 +22,22 @@ import TrawlConcurrency
 /// entropy. Names and attribute values are stored once and referenced by number; the blocks are
 /// written and read on all cores. Versions 1 (every name and value as text in each item, nothing
 /// compressed) and 2 (each block's text deflated) are still read.
-package enum CatalogFormat {
+public enum CatalogFormat {
     static let magic: [UInt8] = Array("TRAWLCT\0".utf8)
-    package static let version: UInt32 = 3
+    public static let version: UInt32 = 3
     static let headerLength = 36
 
     /// A stored catalog's bytes in the parts they were made in: the header and everything before
     /// the blocks, then each block. Written one after another they are the file, which a large
     /// catalog need not copy into one array first (a hundred megabytes of fresh memory for 1M
     /// items, a tenth of their build).
-    package struct Encoded: Sendable {
-        package let parts: [[UInt8]]
+    public struct Encoded: Sendable {
+        public let parts: [[UInt8]]
         /// How many items they hold.
-        package let count: Int
+        public let count: Int
 
         /// The parts back to back.
-        package var bytes: [UInt8] {
+        public var bytes: [UInt8] {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(parts.reduce(0) { $0 + $1.count })
             for part in parts { bytes += part }
@@ -46,10 +46,10 @@ package enum CatalogFormat {
     }
 
     /// The bytes of `catalog`; its words are counted and its blocks encoded on all cores.
-    package static func encode(_ catalog: Catalog) -> [UInt8] { encoded(catalog).bytes }
+    public static func encode(_ catalog: Catalog) -> [UInt8] { encoded(catalog).bytes }
 
     /// The bytes of `catalog` in the parts they were made in.
-    package static func encoded(_ catalog: Catalog) -> Encoded {
+    public static func encoded(_ catalog: Catalog) -> Encoded {
         let numbers = catalog.liveNumbersInOrder
         let blockCount = (numbers.count + CatalogBlock.itemsPerBlock - 1) / CatalogBlock.itemsPerBlock
         /// The numbers of the items of block `block`.
@@ -123,7 +123,7 @@ package enum CatalogFormat {
     /// seen replaces the earlier one). `expectedCount`, about how many items there are when
     /// `items` cannot say (a sequence made as it is read), lets the catalog make room for them
     /// at once instead of growing a dozen times.
-    package static func encode<Items: Sequence<CatalogItem>>(_ items: Items, fields: [CatalogField], scopeAttribute: String?,
+    public static func encode<Items: Sequence<CatalogItem>>(_ items: Items, fields: [CatalogField], scopeAttribute: String?,
                                                            expectedCount: Int = 0) -> Encoded {
         var catalog = Catalog(fields: fields, storingOnly: items, expecting: expectedCount)
         catalog.scopeAttribute = scopeAttribute
@@ -146,7 +146,7 @@ package enum CatalogFormat {
 
     /// The catalog `bytes` hold; throws when they are not a catalog, of another version, truncated
     /// or corrupt.
-    package static func decode(_ bytes: [UInt8]) throws(StoredFormatError) -> Catalog {
+    public static func decode(_ bytes: [UInt8]) throws(StoredFormatError) -> Catalog {
         try checkHeader(bytes, fileSize: bytes.count)
         let version = UInt32(StoredFormat.readUInt(bytes, 8, 4))
         guard StoredFormat.readUInt(bytes, 20, 8) == StoredFormat.checksum(bytes[headerLength...]) else { throw .corrupt("body checksum") }

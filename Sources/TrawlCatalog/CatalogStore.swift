@@ -21,7 +21,7 @@ public enum CatalogStore {
 
     /// Writes the catalog `encoded` holds (``CatalogFormat``) into `folder` (created with its
     /// parents when missing), atomically.
-    package static func save(encoded: CatalogFormat.Encoded, in folder: FilePath) throws(Errno) {
+    public static func save(encoded: CatalogFormat.Encoded, in folder: FilePath) throws(Errno) {
         // The default folder is the tree's own (a tree may ship `.trawl` as a link out of it):
         // each of its folders must be a real one. A folder the user names is taken as named.
         try makeFolders(folder, followingLinks: folder != defaultFolder)

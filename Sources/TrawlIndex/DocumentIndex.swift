@@ -63,7 +63,7 @@ public struct DocumentIndex: Sendable {
             trigrams = TrigramCollector.withCollector { collector in
                 var index = NGramIndex()
                 for (number, span) in spans.enumerated() {
-                    index.add(collector.distinct(startingIn: span, of: text).lazy.map { Trigram(key: $0) }, to: UInt32(number))
+                    for key in collector.distinct(startingIn: span, of: text) { index.add(Trigram(key: key), to: UInt32(number)) }
                 }
                 return index
             }
@@ -144,7 +144,7 @@ public struct DocumentIndex: Sendable {
         units.update(at: owner) { $0.length += newHigh - oldHigh }
         position = start
         TrigramScan.forEach(startingIn: start..<newHigh, of: new) { key in
-            trigrams.add(CollectionOfOne(Trigram(key: key)), to: position < ownerStart ? before : number)
+            trigrams.add(Trigram(key: key), to: position < ownerStart ? before : number)
             position += 1
         }
         for unit in touched where lost[unit, default: []].count > DocumentIndex.lostLimit {

@@ -11,7 +11,9 @@ struct PrefilterLiteral: Hashable, Sendable {
     private(set) var pairFirst = -1
     private(set) var pairSecond = -1
 
-    static let caselessFlag = QueryLiteral.caselessFlag
+    /// The same flag as `QueryLiteral.caselessFlag` (a literal here: read in scanning loops, a
+    /// constant of another module would be a call).
+    static let caselessFlag: UInt16 = 0x100
 
     init(units: [UInt16]) {
         self.units = units

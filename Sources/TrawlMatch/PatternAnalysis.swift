@@ -11,38 +11,38 @@ import TrawlNGram
 ///
 /// The analysis is conservative: a construct it does not model yields no literals and "may match a
 /// line feed", never a wrong answer. It follows Russ Cox's "exact set / required set" scheme.
-package struct PatternAnalysis: Sendable {
+public struct PatternAnalysis: Sendable {
     /// The pattern handed to PCRE2.
-    package let compiledPattern: String
+    public let compiledPattern: String
     /// Literal strings of which every match contains at least one, or `nil` when none is known.
     /// ASCII letters in caseless parts of the pattern are folded to lowercase here.
-    package var requiredLiterals: [String]? {
+    public var requiredLiterals: [String]? {
         prefilter?.literals.map { String(decoding: $0.units.map { UInt8($0 & 0xFF) }, as: UTF8.self) }
     }
     /// What every match contains, as an AND/OR tree of literals (``LiteralQuery/all`` when nothing
     /// is known).
-    package let literalQuery: LiteralQuery
+    public let literalQuery: LiteralQuery
     /// Whether some match might contain a line feed.
-    package let canMatchLineFeed: Bool
+    public let canMatchLineFeed: Bool
     /// Whether the pattern asks for line breaks explicitly: VS Code's rule (its
     /// `isMultilineRegexSource`: a line feed, `\n`, `\r` or `\W`), and PCRE2's `\R`, `\v` and `.`
     /// in dot-all mode. Only such patterns match across lines; the others are matched line by
     /// line, so `\s` or `[^x]` never run into the next line.
-    package let isMultiline: Bool
+    public let isMultiline: Bool
     /// Whether the pattern has assertions whose result depends on where the subject starts or ends
     /// (`\A`, `\z`, `\Z`, `\G`, lookaround), which make line-by-line matching differ from matching
     /// the whole text.
-    package let hasSubjectAssertions: Bool
+    public let hasSubjectAssertions: Bool
     /// How many bytes after a match's end can decide it: 0, 8 for `$`, `\b`, `\Z` (a CRLF is two
     /// characters), `nil` for a lookahead group or a pattern not fully understood.
-    package let lookaheadBytes: Int?
+    public let lookaheadBytes: Int?
     /// The most bytes a match can take (a CRLF counted as two, any other character as up to
     /// four), or `nil` when unbounded or not known.
-    package let maxMatchBytes: Int?
+    public let maxMatchBytes: Int?
     /// Whether a match can depend on text any distance before it (`\K`, `\X`).
-    package let looksUnboundedBehind: Bool
+    public let looksUnboundedBehind: Bool
     /// Whether every construct of the pattern was understood.
-    package let isComplete: Bool
+    public let isComplete: Bool
 
     let prefilter: PrefilterSet?
     /// Set when the pattern is a class repeated without bound followed at once by the prefilter's
@@ -54,7 +54,7 @@ package struct PatternAnalysis: Sendable {
     private let rewrite: PatternRewrite
 
     /// Analyzes a PCRE2 pattern; `caseless` is the initial state of the `i` flag.
-    package init(pattern: String, caseless: Bool = false) {
+    public init(pattern: String, caseless: Bool = false) {
         var parser = PatternParser(pattern: Array(pattern.utf8), caseless: caseless)
         let info = parser.parseTopLevel()
         rewrite = PatternRewrite(parser.pattern, sites: parser.rewrites)
@@ -102,7 +102,7 @@ package struct PatternAnalysis: Sendable {
     }
 
     /// Maps an offset in ``compiledPattern`` back to the pattern as written.
-    package func originalOffset(ofCompiledOffset offset: Int) -> Int {
+    public func originalOffset(ofCompiledOffset offset: Int) -> Int {
         rewrite.originalOffset(ofCompiledOffset: offset)
     }
 }

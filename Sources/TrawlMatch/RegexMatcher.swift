@@ -10,7 +10,7 @@ public struct RegexMatcher: Matcher {
     public let pattern: String
     public let options: MatchOptions
     /// What the analysis learned of the pattern (required literals, line-feed capability).
-    package let analysis: PatternAnalysis
+    public let analysis: PatternAnalysis
     let regex: CompiledRegex
     let prefilter: PrefilterSet?
     let mode: RegexSearchMode

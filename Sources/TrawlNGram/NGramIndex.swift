@@ -53,13 +53,20 @@ public struct NGramIndex: Sendable {
         }
     }
 
-    /// Records that `unit` holds each of `trigrams`.
-    public mutating func add(_ trigrams: some Sequence<Trigram>, to unit: UInt32) {
+    /// Records that `unit` holds `trigram` (not generic: a caller in another module adds key by
+    /// key without a generic call each time).
+    public mutating func add(_ trigram: Trigram, to unit: UInt32) {
+        postings[trigram.key, default: PostingList()].insert(unit)
+    }
+
+    /// Records that `unit` holds each of `trigrams` (an array, not any sequence: a generic call
+    /// from another module would not be specialized).
+    public mutating func add(_ trigrams: [Trigram], to unit: UInt32) {
         for trigram in trigrams { postings[trigram.key, default: PostingList()].insert(unit) }
     }
 
     /// Records that `unit` no longer holds any of `trigrams`.
-    public mutating func remove(_ trigrams: some Sequence<Trigram>, from unit: UInt32) {
+    public mutating func remove(_ trigrams: [Trigram], from unit: UInt32) {
         for trigram in trigrams {
             guard var list = postings.removeValue(forKey: trigram.key) else { continue }
             list.remove(unit)

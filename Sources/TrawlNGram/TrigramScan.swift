@@ -3,12 +3,14 @@ import Glibc
 #endif
 import Synchronization
 import TrawlText
-import TrawlNGram
 
 /// Reading the trigrams of a text.
 package enum TrigramScan {
     /// Calls `body` with the key of every trigram starting in `range` of `text` (the last ones
     /// read up to two bytes past the range, as far as the text goes), in order, repeats included.
+    /// Inlinable: an edit of an indexed document calls it per edit with a closure per key, which
+    /// the caller's module must specialize.
+    @inlinable
     package static func forEach(startingIn range: Range<Int>, of text: Rope, _ body: (UInt32) -> Void) {
         let end = min(range.upperBound + 2, text.utf8Count)
         guard end - range.lowerBound >= 3 else { return }

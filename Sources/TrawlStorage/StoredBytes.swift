@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TrawlStorage
 
 /// Bytes of a stored index file kept for many reads: a mapping of the file, guarded against its
 /// shrinking (a segment's trigram table is megabytes and every search reads it: copying it in was

@@ -45,7 +45,7 @@ struct NGramIndexQueryTests {
                 let text = NGramIndexQueryTests.randomBytes(&random, count: 0...40)
                 let trigrams = Set(text.count < 3 ? [] : (0...(text.count - 3)).map { Trigram(text[$0], text[$0 + 1], text[$0 + 2]) })
                 unitTrigrams[number] = trigrams
-                index.add(trigrams, to: number)
+                index.add(Array(trigrams), to: number)
             }
             for _ in 0..<50 {
                 let query = NGramIndexQueryTests.randomQuery(&random)

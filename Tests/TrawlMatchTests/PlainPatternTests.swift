@@ -1,5 +1,6 @@
 import Testing
 @testable import TrawlMatch
+import TrawlNGram
 import TrawlText
 import TrawlTestSupport
 
@@ -67,5 +68,13 @@ import TrawlTestSupport
         }
         // The patterns are drawn from the texts' own pieces, so many are found.
         #expect(found > 1000)
+    }
+}
+
+/// The literal scanner's caseless flag is the query literal's (each module keeps it as a literal
+/// constant: read in scanning loops).
+@Suite struct CaselessFlagTests {
+    @Test func theScannerAndTheQueryMarkCaselessBytesAlike() {
+        #expect(PrefilterLiteral.caselessFlag == QueryLiteral.caselessFlag)
     }
 }
