@@ -37,9 +37,9 @@ struct IndexBench {
 
         // Queries: a literal absent from the text, a rare one, a regex with a rare literal.
         let queries: [(String, any Matcher)] = [
-            ("absent", try LiteralMatcher("ZebraQuokkaMatcher", options: FindOptions())),
-            ("rare", try LiteralMatcher("EventLoopFuture", options: FindOptions())),
-            ("rare_caseless", try LiteralMatcher("eventloopfuture", options: FindOptions(matchCase: false))),
+            ("absent", try LiteralMatcher("ZebraQuokkaMatcher", options: MatchOptions())),
+            ("rare", try LiteralMatcher("EventLoopFuture", options: MatchOptions())),
+            ("rare_caseless", try LiteralMatcher("eventloopfuture", options: MatchOptions(matchCase: false))),
             ("regex", try RegexMatcher("func\\s+\\w+Error\\(", options: .regex)),
         ]
         for (name, matcher) in queries where report.wants("index.document.query.\(name)") {
@@ -82,7 +82,7 @@ struct IndexBench {
             }
             report.add(Figure(name: "index.document.edit", unit: "µs", samples: samples))
             // Checked: the updated index still finds exactly what a scan finds.
-            let matcher = try LiteralMatcher("EventLoopFuture", options: FindOptions())
+            let matcher = try LiteralMatcher("EventLoopFuture", options: MatchOptions())
             var indexed = 0, scanned = 0
             try index.forEachMatch(of: matcher, in: text) { _ in indexed += 1 }
             try matcher.forEachMatch(in: text, ranges: [0..<text.utf8Count]) { _ in scanned += 1 }

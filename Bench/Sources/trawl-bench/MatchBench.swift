@@ -13,16 +13,16 @@ struct MatchBench {
     struct Case {
         var name: String
         var pattern: String
-        var options: FindOptions
+        var options: MatchOptions
         var isLiteral: Bool
     }
 
     static let cases: [Case] = [
-        Case(name: "match.literal.rare", pattern: "ZQXJ_NEVER", options: FindOptions(), isLiteral: true),
-        Case(name: "match.literal.rare_present", pattern: "preconditionFailure", options: FindOptions(), isLiteral: true),
-        Case(name: "match.literal.common", pattern: "self", options: FindOptions(), isLiteral: true),
-        Case(name: "match.literal.case_insensitive", pattern: "eventloop", options: FindOptions(matchCase: false), isLiteral: true),
-        Case(name: "match.literal.whole_word", pattern: "let", options: FindOptions(wholeWord: true), isLiteral: true),
+        Case(name: "match.literal.rare", pattern: "ZQXJ_NEVER", options: MatchOptions(), isLiteral: true),
+        Case(name: "match.literal.rare_present", pattern: "preconditionFailure", options: MatchOptions(), isLiteral: true),
+        Case(name: "match.literal.common", pattern: "self", options: MatchOptions(), isLiteral: true),
+        Case(name: "match.literal.case_insensitive", pattern: "eventloop", options: MatchOptions(matchCase: false), isLiteral: true),
+        Case(name: "match.literal.whole_word", pattern: "let", options: MatchOptions(wholeWord: true), isLiteral: true),
         Case(name: "match.regex.error_suffix", pattern: "\\w+Error\\b", options: .regex, isLiteral: false),
         Case(name: "match.regex.func_call", pattern: "func\\s+\\w+\\(", options: .regex, isLiteral: false),
         Case(name: "match.regex.type_decl", pattern: "(struct|class|enum|protocol)\\s+[A-Z]\\w*", options: .regex, isLiteral: false),
