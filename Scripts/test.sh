@@ -10,4 +10,6 @@ Scripts/ensure-deps.sh ripgrep:rg pcre2-utils:pcre2grep sd:sd git:git patch:patc
 python3 Scripts/check-platforms.py
 # The module layers (ARCHITECTURE.md): no dependency points up; the catalog links no walker or PCRE2.
 python3 Scripts/check-layers.py
+# Every public declaration of the library products has a DocC comment.
+python3 Scripts/check-doc-comments.py
 exec swift test "$@"

@@ -1,9 +1,8 @@
 /// `trawl find`'s usual command lines, parsed by hand before ArgumentParser is asked.
 ///
 /// ArgumentParser builds its model of every command by reflection before it reads an argument:
-/// about 3 ms of trawl's 7.5 ms start (perf, `trawl find -c x /dev/null`), and a tenth of a
-/// whole search of a 100 MB file. ripgrep parses its command line by hand for the same reason.
-/// This parser takes the flags and options below, in any order and repeated as ArgumentParser
+/// most of trawl's start, and a noticeable part of a whole search of a large file. ripgrep parses its command line by hand for the same reason.
+/// This parser takes the flags and options of ``FindFlags``, in any order and repeated as ArgumentParser
 /// allows, `--`, and the positionals; for anything else (help, a misspelt flag, a value it cannot
 /// read, a value ArgumentParser would reject) it returns nil, and ArgumentParser parses the line
 /// and gives its usual messages. Tests check, on fixed and random command lines, that what this

@@ -1,6 +1,6 @@
 /// `trawl index`'s command lines, parsed by hand before ArgumentParser is asked: its start-up (a
-/// model of every command built by reflection, see ``FindArgumentsFastPath``) was about 5 ms of a
-/// 90 ms refresh of a large tree. It takes `index`, at most one path that does not begin with
+/// model of every command built by reflection, see ``FindArgumentsFastPath``) was a visible part
+/// of a refresh of a large tree. It takes `index`, at most one path that does not begin with
 /// `-`, `--stats`, `--rebuild` and `--watch`; anything else is left to ArgumentParser (nil), which gives its
 /// usual help and messages. Tests check that ArgumentParser reads the same from these lines.
 package enum IndexArgumentsFastPath {

@@ -24,6 +24,7 @@ import TrawlConcurrency
 /// compressed) and 2 (each block's text deflated) are still read.
 public enum CatalogFormat {
     static let magic: [UInt8] = Array("TRAWLCT\0".utf8)
+    /// The format version this Trawl writes (older versions still load).
     public static let version: UInt32 = 3
     static let headerLength = 36
 
@@ -32,6 +33,7 @@ public enum CatalogFormat {
     /// catalog need not copy into one array first (a hundred megabytes of fresh memory for 1M
     /// items, a tenth of their build).
     public struct Encoded: Sendable {
+        /// The stored bytes, in parts written back to back (not copied into one array).
         public let parts: [[UInt8]]
         /// How many items they hold.
         public let count: Int

@@ -9,6 +9,7 @@ public struct CatalogItem: Identifiable, Hashable, Sendable {
     /// scopes and facets filter and count.
     public var attributes: [String: [String]]
 
+    /// An item with an id, text fields and attributes.
     public init(id: String, fields: [String: String] = [:], attributes: [String: [String]] = [:]) {
         self.id = id
         self.fields = fields
@@ -18,10 +19,12 @@ public struct CatalogItem: Identifiable, Hashable, Sendable {
 
 /// A searched text field of a catalog and its weight in ranking.
 public struct CatalogField: Hashable, Sendable {
+    /// The field's name in the items (`title`, `body`...).
     public var name: String
     /// How much a match in this field counts; a larger weight ranks higher.
     public var weight: Int
 
+    /// The field `name`, weighing `weight`.
     public init(_ name: String, weight: Int = 1) {
         self.name = name
         self.weight = weight
@@ -30,9 +33,12 @@ public struct CatalogField: Hashable, Sendable {
 
 /// An attribute value that items must have: a search token, a scope, or a facet to drill into.
 public struct CatalogFilter: Hashable, Sendable, CustomStringConvertible {
+    /// The attribute's name (`section`, `priority`...).
     public var attribute: String
+    /// The value items must have.
     public var value: String
 
+    /// A filter on `attribute` having `value`.
     public init(_ attribute: String, _ value: String) {
         self.attribute = attribute
         self.value = value

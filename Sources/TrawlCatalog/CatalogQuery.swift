@@ -18,6 +18,7 @@ public struct CatalogQuery: Hashable, Sendable {
     /// shared n-gram index over the catalog's vocabulary.
     public var matchesInsideWords: Bool
 
+    /// A query for `text` among the items that pass `filters`, `limit` hits, counting `facets`.
     public init(text: String = "", filters: [CatalogFilter] = [], limit: Int = 50, facets: [String]? = nil, budget: Duration? = nil,
                 matchesInsideWords: Bool = false) {
         self.text = text

@@ -2,7 +2,9 @@
 public struct CatalogResults: Sendable {
     /// One ranked item.
     public struct Hit: Sendable, Identifiable {
+        /// The item's id.
         public var id: String { item.id }
+        /// The item found.
         public var item: CatalogItem
         /// The matched words' UTF-8 byte ranges in each field's text, by field name.
         public var highlights: [String: [Range<Int>]]
@@ -22,6 +24,7 @@ public struct CatalogResults: Sendable {
         /// Whether a field holds exactly the query's words, then how many query words matched
         /// exactly, not as a prefix or with a typo (more first).
         public var exactField: Bool
+        /// How many query words matched exactly (see ``exactField``).
         public var exactWords: Int
         /// The item's words over all its fields (fewer first): of two items that match alike, the
         /// shorter is likelier the one searched for, since a given set of words says more of a
@@ -31,6 +34,7 @@ public struct CatalogResults: Sendable {
         /// The order the item was first inserted in (earlier first): a stable tie-break.
         public var order: Int
 
+        /// Whether `a` ranks before `b`: the first criterion that differs decides.
         public static func < (a: Rank, b: Rank) -> Bool {
             // Tuples compare up to six elements: the last two criteria are a second tuple.
             let (relevanceA, relevanceB) = ((a.typos, a.proximity, -a.fieldWeight, a.exactField ? 0 : 1, -a.exactWords),
@@ -41,7 +45,9 @@ public struct CatalogResults: Sendable {
 
     /// A value of a facet attribute and how many matches have it.
     public struct FacetValue: Hashable, Sendable {
+        /// The attribute value.
         public var value: String
+        /// How many matching items have it.
         public var count: Int
     }
 

@@ -1,6 +1,6 @@
 /// Queries of several words with many matches, ranked best bound first.
 ///
-/// "for l" matches 200k items of a 1M catalog; ranking each from its words costs some 60 ms. The
+/// "for l" matches 200k items of a 1M catalog; ranking each from its words is too slow for a keystroke. The
 /// postings and their tags give every criterion of an item's rank but proximity and the exact
 /// field: its typos, field weight and exact words are known, its proximity is at least one per
 /// pair of words that share a field and the most for a pair that does not (the tags tell which
@@ -315,8 +315,7 @@ extension CatalogSearcher {
 /// Items by their bound sum, the best (smallest) sum first, each group in the order its items came,
 /// made as a search asks for them: a search usually ranks a group or two and stops, so the first
 /// few are found by a pass over the sums each, and only a search that goes on groups the rest
-/// at once (``BoundGroups``: a hash per item, 4–5 ms for the 400k matches of "package m" among 1M
-/// items). When the rest have too many distinct sums to group, they come as one group under the
+/// at once (``BoundGroups``: a hash per item). When the rest have too many distinct sums to group, they come as one group under the
 /// least of them (a bound that holds for each).
 struct BestFirstGroups {
     private var items: [UInt32]

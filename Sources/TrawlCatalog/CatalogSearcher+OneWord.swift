@@ -102,9 +102,8 @@ extension CatalogSearcher {
 
     /// A word keyed from the postings of several terms (``keyed(_:word:wordIndex:tagLevels:in:)``),
     /// kept for the next keystroke: the keys follow from the word and the catalog's state alone,
-    /// and a query's earlier words are keyed again at each keystroke of its last. At 1M items,
-    /// where "provides" and "package" within a typo hold hundreds of thousands of items, this took
-    /// "provides a" from 19.4–20.1 to 17.0–17.8 ms and "package m" from 19.2–19.3 to 14.5–15.6.
+    /// and a query's earlier words are keyed again at each keystroke of its last (at 1M items,
+    /// "provides" and "package" within a typo hold hundreds of thousands of items).
     struct KeyedWord {
         var revision: Revision
         var word: QueryWord
@@ -188,9 +187,7 @@ extension CatalogSearcher {
         /// `scratch`, which is zero before and after and holds every item number. Looking items up
         /// there replaces stepping through the exact word's postings to each item, whose varying
         /// steps mispredicted a branch per item: at 1M items, "provides a" reads 359k keys among
-        /// the 727k items holding the word "a" (19.0–21.7 ms became 13.9–16.4), and the one-word
-        /// "a" sets the exact bits of 986k keys (9.3 ms fell out of the 30 slowest keystrokes,
-        /// under 8.1 ms).
+        /// the 727k items holding the word "a", and the one-word "a" sets the exact bits of 986k keys.
         func withExactBits<R>(in scratch: UnsafeMutableBufferPointer<UInt8>, _ body: (UnsafePointer<UInt8>) -> R) -> R {
             guard let exact else { return body(UnsafePointer(scratch.baseAddress!)) }
             exact.items.withUnsafeBufferPointer { items in

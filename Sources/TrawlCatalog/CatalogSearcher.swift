@@ -30,6 +30,7 @@ public struct CatalogSearcher: Sendable {
     /// The last word keyed from several terms' postings, for the next keystroke.
     var lastKeyed: KeyedWord?
 
+    /// A searcher with nothing remembered yet.
     public init() {}
 
     /// The most words a query uses; later words are ignored.

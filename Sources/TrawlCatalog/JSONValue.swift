@@ -12,8 +12,11 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Why a text is not JSON, and the byte offset where it stopped being JSON.
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What is wrong.
         public var message: String
+        /// The byte offset (from 0) where the text stopped being JSON.
         public var offset: Int
+        /// The message with its position, counted from 1.
         public var description: String { "\(message) at byte \(offset + 1)" }
     }
 

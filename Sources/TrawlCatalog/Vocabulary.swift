@@ -16,8 +16,8 @@ struct Vocabulary: Sendable {
     /// Word numbers in byte order of their words, for the words added before the last `sort()`.
     private var sorted: [UInt32] = []
     /// The trie over `sorted`, built when a change adds many words and otherwise by the first lookup
-    /// that needs it: an upsert that adds a word would rebuild it each time (9 ms on Debian's
-    /// vocabulary, where ordering the new words takes 1.6). A new box per change, so that copies of
+    /// that needs it: an upsert that adds a word would rebuild it each time (several times the cost
+    /// of ordering the new words). A new box per change, so that copies of
     /// the vocabulary keep theirs.
     private var trieBox = TrieBox()
 

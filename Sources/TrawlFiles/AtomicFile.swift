@@ -25,6 +25,7 @@ public enum WriteFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// place and the other was kept at the path given, so nothing is lost.
     case concurrentChange(keptAt: String)
 
+    /// What failed and why, for a message.
     public var description: String {
         switch self {
         case .changedSinceRead: "changed since it was read; left as it is now (rerun to replace in the new contents)"
@@ -536,7 +537,7 @@ public enum PathText {
     /// The bytes as text; bytes that are not valid UTF-8 are shown as `\xHH`.
     public static func escaped(_ bytes: [UInt8]) -> String {
         // Decoded (repairing) and compared: the same answer as `String(validating:as:)`, whose
-        // generic first use looked up type metadata at run time (20 µs of a search's start).
+        // generic first use looked up type metadata at run time (a visible part of a search's start).
         let decoded = String(decoding: bytes, as: UTF8.self)
         if decoded.utf8.elementsEqual(bytes) { return decoded }
         var result = ""

@@ -51,6 +51,7 @@ public enum FileSkip: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file shrank while it was being read.
     case changedDuringRead
 
+    /// Why the file was skipped, for a message.
     public var description: String {
         switch self {
         case .unreadable(let reason): reason
@@ -83,7 +84,7 @@ extension FileContent {
     static let firstReadBytes = 64 << 10
 
     /// Files at least this large are memory-mapped when reading for search only: mapping avoids
-    /// copying from the page cache, which costs ~1 ms per MB on the machines measured.
+    /// copying from the page cache.
     public static let mapThreshold = FileBytes.mapThreshold
 
     /// Reads the file at `path` (links followed).
@@ -232,8 +233,8 @@ extension FileContent {
     private static func map(_ descriptor: FileDescriptor, status: stat, checking: Bool) -> Result<FileContent, FileSkip>? {
         let length = Int(status.st_size)
         // No MAP_POPULATE: it maps the pages one by one on this thread before any work starts,
-        // while faults map them sixteen at a time on whichever core reads them (counting in a
-        // 100 MB file: 26 -> 21 ms, perf stat -r 40, alternating).
+        // while faults map them sixteen at a time on whichever core reads them (faster, measured
+        // counting in a large file).
         // Registered before the first access: a file truncated from now on reads as zeros
         // instead of killing the process with SIGBUS.
         guard let mapping = MappingGuard.map(descriptor, length: length) else { return nil }

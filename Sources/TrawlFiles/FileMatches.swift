@@ -15,6 +15,7 @@ public struct FileMatches: Sendable {
     /// The pattern failed on this file (a regex limit), or nil.
     public var error: MatchError?
 
+    /// The results of the file at `path`, with nothing found yet.
     public init(path: FilePath) { self.path = path }
 }
 

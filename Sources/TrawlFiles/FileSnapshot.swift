@@ -11,9 +11,11 @@ public struct FileSnapshot: Hashable, Sendable {
     public var size: Int
     /// The modification time: seconds, and nanoseconds within the second.
     public var modificationSeconds: Int
+    /// The nanoseconds within ``modificationSeconds``.
     public var modificationNanoseconds: Int
     /// The device and inode: the file's identity (a rename-based save gives a new inode).
     public var device: UInt64
+    /// The inode within ``device``.
     public var inode: UInt64
 }
 

@@ -17,8 +17,11 @@ public protocol FileToRead: Sendable {
 }
 
 extension WalkedFile: FileToRead {
+    /// The walked file itself.
     public var file: WalkedFile { self }
+    /// Nil: without an index nothing rules a walked file out.
     public func sizeIfRuledOut() -> Int? { nil }
+    /// Nil: without an index no skip is recorded.
     public var recordedSkip: FileSkip? { nil }
 }
 
@@ -43,6 +46,7 @@ public struct FilesToReadSummary: Sendable {
     /// Their bytes.
     public var bytesRuledOut = 0
 
+    /// A summary of a walk's problems and of the files an index ruled out.
     public init(walk: Walker.Result = Walker.Result(), filesRuledOut: Int = 0, bytesRuledOut: Int = 0) {
         self.walk = walk
         self.filesRuledOut = filesRuledOut
@@ -54,6 +58,7 @@ public struct FilesToReadSummary: Sendable {
 public struct WalkedFiles: FilesToRead {
     /// The roots walked: folders or files.
     public let roots: [FilePath]
+    /// The walker, with the walk's options.
     public let walker: Walker
 
     /// The files `options` select under `roots`.
@@ -62,6 +67,7 @@ public struct WalkedFiles: FilesToRead {
         walker = Walker(options: options)
     }
 
+    /// Walks the roots, handing each file to `visit` in walk order.
     public func forEachFile(_ visit: (WalkedFile) -> Void) -> FilesToReadSummary {
         FilesToReadSummary(walk: walker.walk(roots, visit: visit))
     }

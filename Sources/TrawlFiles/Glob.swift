@@ -20,8 +20,10 @@ public struct Glob: Hashable, Sendable {
         automaton = bytes.contains(UInt8(ascii: "{")) || globstars.count > 1 ? GlobAutomaton(bytes) : nil
     }
 
+    /// Globs are equal when their patterns are.
     public static func == (first: Glob, second: Glob) -> Bool { first.pattern == second.pattern }
 
+    /// Hashes the pattern.
     public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
     /// Whether the glob matches all of `path`.

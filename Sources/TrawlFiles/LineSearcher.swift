@@ -13,6 +13,7 @@ public struct LineSearcher: Sendable {
     /// Lines of context after each group of matched lines (`-A`).
     public var linesAfter = 0
 
+    /// A searcher giving `linesBefore` and `linesAfter` lines of context around matched lines.
     public init(linesBefore: Int = 0, linesAfter: Int = 0) {
         self.linesBefore = linesBefore
         self.linesAfter = linesAfter
@@ -25,6 +26,7 @@ public struct LineSearcher: Sendable {
         /// Lines holding a match.
         public var matchedLines = 0
 
+        /// A tally of `matches` matches on `matchedLines` lines.
         public init(matches: Int = 0, matchedLines: Int = 0) {
             self.matches = matches
             self.matchedLines = matchedLines

@@ -28,6 +28,7 @@ public struct TreeSearch<Files: FilesToRead>: Sendable {
     /// Where the files come from.
     public let files: Files
 
+    /// A search of the files `files` gives.
     public init(_ files: Files) { self.files = files }
 
     /// Searches every file to read with `sink`, and hands each result to it in walk order.

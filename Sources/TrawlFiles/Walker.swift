@@ -27,6 +27,7 @@ public struct WalkOptions: Sendable {
     /// called before any other rule.
     public var excludes: (@Sendable (_ path: FilePath, _ name: [UInt8]) -> Bool)?
 
+    /// The default walk: ignore files apply, hidden files and links are left out.
     public init() {}
 
     /// Whether these options select the files the default options select, `excludes` aside (which
@@ -54,10 +55,12 @@ public struct WalkedFile: Sendable, Hashable {
         self.anchor = anchor.flatMap { $0.holds(path) ? $0 : nil }
     }
 
+    /// Walked files are equal when their paths and explicitness are (the anchor is how, not what).
     public static func == (first: WalkedFile, second: WalkedFile) -> Bool {
         first.path == second.path && first.isExplicit == second.isExplicit && first.anchor === second.anchor
     }
 
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(isExplicit)

@@ -5,7 +5,7 @@ import TrawlText
 extension FindNavigator {
     /// Documents at least this large get a trigram index (`DocumentIndex`), built in the
     /// background after their first search and used by later ones: below it a full search is fast
-    /// enough (4 ms for 16 MiB) that the index's memory (15% of the text) does not pay.
+    /// enough that the index's memory (15% of the text) does not pay.
     public static let defaultIndexThreshold = 16 << 20
 
     /// Whether the document's trigram index is ready (the searches that follow use it).

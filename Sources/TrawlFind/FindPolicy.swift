@@ -30,6 +30,7 @@ public enum FindActionError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The query has a problem (see ``FindNavigator/diagnostic``).
     case noUsableQuery(FindDiagnostic)
 
+    /// A message for the user.
     public var description: String {
         switch self {
         case .findDisabled: "find is disabled for this editor"
@@ -50,6 +51,7 @@ public enum FindDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// The pattern exceeded a regex resource limit near this offset (catastrophic backtracking).
     case tooExpensive(message: String, offset: Int)
 
+    /// A message for the user.
     public var description: String {
         switch self {
         case .emptyQuery: "the query is empty"

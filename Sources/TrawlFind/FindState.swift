@@ -3,13 +3,19 @@ import Observation
 /// What a find interface shows, as one value: for hosts without SwiftUI that follow the navigator
 /// through ``FindNavigator/stateUpdates()`` rather than by observing its properties.
 public struct FindState: Hashable, Sendable {
+    /// Whether the find interface is shown.
     public var isPresented: Bool
+    /// Whether its replace field is shown.
     public var isReplaceShown: Bool
+    /// The matches found so far (all of them once the search is done).
     public var matchCount: Int
     /// The index of the match that is the primary selection, if it is one.
     public var currentMatchIndex: Int?
+    /// Whether a search of a large document is still under way.
     public var isSearching: Bool
+    /// Why the query finds nothing, when it cannot be searched (empty, invalid), else nil.
     public var diagnostic: FindDiagnostic?
+    /// "3 of 12", as the interface shows the position.
     public var positionDescription: String
 }
 

@@ -35,6 +35,7 @@ public final class TextDocument {
         /// Why the text changed.
         public var kind: Kind
 
+        /// What made a change: an edit, an undo or a redo.
         public enum Kind: Sendable {
             case edit, undo, redo
         }
@@ -123,6 +124,7 @@ public final class TextDocument {
         return Observer(id: nextObserver)
     }
 
+    /// Stops calling `observer`.
     public func removeObserver(_ observer: Observer) { observers[observer.id] = nil }
 
     // MARK: Editing
@@ -312,7 +314,9 @@ public final class TextDocument {
 
     // MARK: Undo
 
+    /// Whether there is an edit to undo.
     public var canUndo: Bool { !undoStack.isEmpty }
+    /// Whether there is an undone edit to redo.
     public var canRedo: Bool { !redoStack.isEmpty }
 
     /// Undoes the last step: the text is restored exactly, and the selections it had.

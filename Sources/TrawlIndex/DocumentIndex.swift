@@ -425,8 +425,7 @@ public struct DocumentIndex: Sendable {
         }
     }
 
-    /// The candidate bytes from which a search is split across the cores by default. Measured in
-    /// Bench group `index`: a rare literal's 5.8 MB of regions in a 100 MB document took 1.0–1.7 ms
-    /// on one core, 1.1–1.3 ms on two.
+    /// The candidate bytes from which a search is split across the cores by default (Bench group
+    /// `index` measured a rare literal's regions no faster on two cores than on one).
     public static let parallelSearchBytes = 1 << 20
 }

@@ -8,6 +8,7 @@ public enum IndexFolderError: Error, Equatable, CustomStringConvertible {
     /// A system call failed, or the index cannot be written for another reason.
     case system(path: FilePath, reason: String)
 
+    /// What is wrong with the folder, for a message.
     public var description: String {
         switch self {
         case .refused(let path, let what):

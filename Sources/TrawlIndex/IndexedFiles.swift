@@ -36,6 +36,7 @@ public struct IndexedFiles: FilesToRead {
     /// Whether a watcher of the tree said which files changed.
     public var usesWatcher: Bool { narrowing?.usesWatcher == true }
 
+    /// Hands each file to read to `visit`, in walk order: from a listing, a watcher's answer or a narrowed walk.
     public func forEachFile(_ visit: (NarrowedFile) -> Void) -> FilesToReadSummary {
         narrowing?.files(roots, walker: walker, visit: visit)
             ?? FilesToReadSummary(walk: walker.walk(roots) { visit(NarrowedFile($0)) })

@@ -16,19 +16,23 @@ import TrawlNGram
 /// postings where they are. Segments added by refreshes are merged when there are several, and
 /// the whole index is rebuilt once most file numbers are dead, so queries stay fast.
 public struct TreeIndexer: Sendable {
+    /// The tree's root; its index is `root/.trawl/`.
     public let root: FilePath
 
+    /// The indexer of the tree at `root`.
     public init(root: FilePath) { self.root = root }
 
     /// What a run did.
     public struct Report: Sendable {
         /// Files listed (those the default walk selects), and how many of them are indexed text.
         public var files = 0
+        /// How many of ``files`` are indexed text.
         public var indexed = 0
         /// The bytes of the indexed files.
         public var indexedBytes = 0
         /// Files read, and their bytes.
         public var read = 0
+        /// The bytes of the files read.
         public var bytesRead = 0
         /// Whether the tree was walked (its folders changed, or there was no index).
         public var walked = false

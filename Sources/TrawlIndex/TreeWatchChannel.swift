@@ -45,7 +45,7 @@ package enum TreeWatchChannel {
     /// The socket's name for the folder with this `stat`: `trawl-watch/UID/DEV-INODE`, the user
     /// id in decimal, the others in lowercase hexadecimal.
     static func address(of folder: stat) -> [UInt8] {
-        // Digits written by hand: formatting through `String` cost 50 µs of each search's start.
+        // Digits written by hand: formatting through `String` was a visible part of each search's start.
         func append(_ value: UInt64, radix: UInt64, to bytes: inout [UInt8]) {
             var digits: [UInt8] = []
             var rest = value
@@ -341,7 +341,7 @@ package enum TreeWatchChannel {
         guard trawl_peer_uid(descriptor) == Int64(geteuid()) else { return nil }
         guard sendAll(request, to: descriptor, within: UInt64(timeoutMilliseconds) * 1_000_000) else { return nil }
         // The whole answer within a few timeouts (each receive has one). The chunk is not zeroed
-        // first: most replies are short, and clearing 64 KiB cost about 30 µs of a 2 ms search.
+        // first: most replies are short, and clearing 64 KiB was a visible part of a watched search.
         let deadline = monotonicNanoseconds() + 4 * UInt64(timeoutMilliseconds) * 1_000_000
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 << 16) { chunk -> [UInt8]? in
             var reply: [UInt8] = []

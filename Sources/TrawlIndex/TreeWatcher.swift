@@ -50,6 +50,7 @@ public final class TreeWatcher: Sendable {
         /// The root's path names another folder now (it was moved, or replaced).
         case rootReplaced(String)
 
+        /// Why the watcher stopped or could not start, for a message.
         public var description: String {
             switch self {
             case .unsupported: "watching a tree needs inotify (Linux)"

@@ -15,8 +15,10 @@ public struct BorrowedText: SearchableText, @unchecked Sendable { // read-only v
         self.bytes = bytes
     }
 
+    /// The text's length in bytes.
     public var utf8Count: Int { bytes.count }
 
+    /// The bytes of `range`, as one chunk.
     public func chunks(forwardIn range: Range<Int>) -> ContiguousText.SingleChunk {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range out of bounds")
         guard !range.isEmpty, let base = bytes.baseAddress else { return ContiguousText.SingleChunk(chunk: nil) }
@@ -25,8 +27,10 @@ public struct BorrowedText: SearchableText, @unchecked Sendable { // read-only v
                                                            owner: nil))
     }
 
+    /// The bytes of `range`, as one chunk.
     public func chunks(backwardIn range: Range<Int>) -> ContiguousText.SingleChunk { chunks(forwardIn: range) }
 
+    /// Calls `body` with the bytes: they are contiguous.
     public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         try body(bytes)
     }

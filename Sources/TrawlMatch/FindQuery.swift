@@ -5,6 +5,7 @@ public struct FindQuery: Hashable, Sendable {
     public var pattern: String
     /// Literal text or a PCRE2 regular expression.
     public var syntax = MatchOptions.Syntax.regex
+    /// How letter case is matched (`-i`, `-S`).
     public var caseMode = CaseMode.sensitive
     /// Whole words only.
     public var wholeWord = false

@@ -9,6 +9,7 @@ import TrawlNGram
 public struct LiteralMatcher: Matcher {
     /// The text to find.
     public let needle: String
+    /// The options it was made with (syntax `.literal`).
     public let options: MatchOptions
     private let implementation: Implementation
 
@@ -22,6 +23,7 @@ public struct LiteralMatcher: Matcher {
 
     /// A literal has no capture groups.
     public var captureCount: Int { 0 }
+    /// None: a literal has no groups.
     public var groupNumbers: [String: Int] { [:] }
 
     /// A literal looks at nothing around it (but for a whole-word check); without a line feed it
@@ -99,6 +101,7 @@ public struct LiteralMatcher: Matcher {
         return pattern
     }
 
+    /// A cursor over the needle's matches starting in `range`, reading no byte outside `context`.
     public func cursor(over text: some SearchableText, in range: Range<Int>, context: Range<Int>) -> MatchCursor {
         precondition(context.lowerBound >= 0 && context.upperBound <= text.utf8Count, "context out of bounds")
         precondition(context.lowerBound <= range.lowerBound && range.upperBound <= context.upperBound, "range outside its context")

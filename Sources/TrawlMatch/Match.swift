@@ -6,6 +6,7 @@ public struct Match: Hashable, Sendable, CustomStringConvertible {
     /// literal matches, and unless the cursor was asked for them (``MatchCursor/capturesGroups``).
     public var groups: [Range<Int>?]
 
+    /// A match of `range`, with its groups' ranges.
     public init(range: Range<Int>, groups: [Range<Int>?] = []) {
         self.range = range
         self.groups = groups
@@ -16,6 +17,7 @@ public struct Match: Hashable, Sendable, CustomStringConvertible {
         number == 0 ? range : (number <= groups.count ? groups[number - 1] : nil)
     }
 
+    /// The range and groups, for debugging.
     public var description: String { "Match(\(range)\(groups.isEmpty ? "" : ", groups: \(groups)"))" }
 }
 
@@ -38,6 +40,7 @@ public enum MatchError: Error, Hashable, Sendable, CustomStringConvertible {
         case jitStack = "JIT stack"
     }
 
+    /// What went wrong, for a message.
     public var description: String {
         switch self {
         case .invalidPattern(let message, let offset):

@@ -18,6 +18,7 @@ public struct MatchLocality: Hashable, Sendable {
     /// attempt that starts at some position can read: what bounds re-matching before an edit.
     public var maxMatchLength: Int?
 
+    /// A locality with these bounds (nil: unbounded).
     public init(isLineBounded: Bool, lookbehind: Int?, lookahead: Int?, maxMatchLength: Int? = nil) {
         self.isLineBounded = isLineBounded
         self.lookbehind = lookbehind

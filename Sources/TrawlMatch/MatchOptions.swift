@@ -30,6 +30,7 @@ public struct MatchOptions: Hashable, Sendable {
     /// ``EmptyMatchRule``. Only patterns that can match nothing differ.
     public var emptyMatchRule: EmptyMatchRule = .skippedWhereAMatchEnded
 
+    /// Options with these settings; the rest as ``MatchOptions`` documents them.
     public init(syntax: Syntax = .literal, matchCase: Bool = true, wholeWord: Bool = false,
                 wordSeparators: WordSeparators = .default, limits: RegexLimits = .default) {
         self.syntax = syntax
@@ -53,6 +54,7 @@ public struct RegexLimits: Hashable, Sendable {
     /// The most heap memory, in KiB, the interpreter may use for backtracking.
     public var heapLimitKiB: UInt32
 
+    /// Limits on PCRE2's work for one match.
     public init(matchLimit: UInt32 = 10_000_000, depthLimit: UInt32 = 10_000_000, heapLimitKiB: UInt32 = 200_000) {
         self.matchLimit = matchLimit
         self.depthLimit = depthLimit
@@ -76,9 +78,10 @@ public struct WordSeparators: Hashable, Sendable {
     /// The ASCII separators given (whitespace only if given), bit `b` of word `b / 64` for byte `b`.
     private let givenASCII: [UInt64]
     /// The separators past ASCII, ascending and distinct: usually none. Arrays rather than a set,
-    /// since hashing's first use (seeding, a set's type) cost every `trawl` run some 50 µs here.
+    /// since hashing's first use (seeding, a set's type) was a visible part of every `trawl` run.
     private let nonASCII: [Unicode.Scalar]
 
+    /// The separators among `characters`.
     public init(_ characters: String) {
         // Unicode's White_Space in ASCII is tab to carriage return and space: asking the property
         // tables instead costs every `trawl` run their first use (page faults).
@@ -98,9 +101,11 @@ public struct WordSeparators: Hashable, Sendable {
         self.nonASCII = nonASCII.enumerated().filter { $0.offset == 0 || nonASCII[$0.offset - 1] != $0.element }.map(\.element)
     }
 
+    /// Equal when they hold the same characters.
     public static func == (lhs: WordSeparators, rhs: WordSeparators) -> Bool {
         lhs.givenASCII == rhs.givenASCII && lhs.nonASCII == rhs.nonASCII
     }
+    /// Hashes the characters.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(givenASCII)
         hasher.combine(nonASCII)

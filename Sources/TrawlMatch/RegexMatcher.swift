@@ -8,6 +8,7 @@ import TrawlNGram
 public struct RegexMatcher: Matcher {
     /// The pattern as written.
     public let pattern: String
+    /// The options it was compiled with.
     public let options: MatchOptions
     /// What the analysis learned of the pattern (required literals, line-feed capability).
     public let analysis: PatternAnalysis
@@ -93,6 +94,7 @@ public struct RegexMatcher: Matcher {
     /// Capture group numbers by name.
     public var groupNumbers: [String: Int] { regex.groupNumbers }
 
+    /// The literals every match contains, as the analysis found them (for an n-gram index).
     public var literalQuery: LiteralQuery { analysis.literalQuery }
 
     /// Line-bounded when matched line by line; lookbehind from PCRE2's longest lookbehind (in
@@ -109,6 +111,7 @@ public struct RegexMatcher: Matcher {
     /// Whether searches run PCRE2 only on lines holding a required literal.
     public var usesPrefilter: Bool { prefilter != nil }
 
+    /// A cursor over the matches starting in `range`, reading no byte outside `context`.
     public func cursor(over text: some SearchableText, in range: Range<Int>, context: Range<Int>) -> MatchCursor {
         precondition(context.lowerBound >= 0 && context.upperBound <= text.utf8Count, "context out of bounds")
         precondition(context.lowerBound <= range.lowerBound && range.upperBound <= context.upperBound, "range outside its context")

@@ -124,6 +124,7 @@ public struct ReplacementTemplate: Hashable, Sendable {
     /// The highest group number the template names (0 when it names none but the whole match).
     var highestGroup: Int { pieces.compactMap { if case .group(let number) = $0 { number } else { nil } }.max() ?? 0 }
 
+    /// Whether the template refers to no group: every match is replaced by the same text.
     public var isStatic: Bool { !pieces.contains { if case .group = $0 { true } else { false } } }
 
     /// The replacement for `match`, reading its groups from `text`.
@@ -199,14 +200,18 @@ public struct ReplacementTemplate: Hashable, Sendable {
 
 /// A replacement template that cannot be parsed, with the byte offset of the problem.
 public struct ReplacementTemplateError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
     public var message: String
+    /// The byte offset of the problem in the template.
     public var offset: Int
 
+    /// The error `message` at `offset`.
     public init(message: String, offset: Int) {
         self.message = message
         self.offset = offset
     }
 
+    /// The message with its offset.
     public var description: String { "invalid replacement at offset \(offset): \(message)" }
 }
 

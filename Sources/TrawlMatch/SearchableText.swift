@@ -9,6 +9,7 @@ public struct TextChunk {
     public let bytes: UnsafeBufferPointer<UInt8>
     let owner: AnyObject?
 
+    /// A chunk of `bytes` at `offset`, kept valid by `owner`.
     public init(offset: Int, bytes: UnsafeBufferPointer<UInt8>, owner: AnyObject?) {
         self.offset = offset
         self.bytes = bytes
@@ -48,6 +49,7 @@ public protocol SearchableText: Sendable {
 }
 
 extension SearchableText {
+    /// Calls `body` with each chunk of `range`, in order.
     public func forEachChunk(forwardIn range: Range<Int>, _ body: (_ offset: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool) {
         var iterator = chunks(forwardIn: range)
         while let chunk = iterator.next() {
@@ -81,32 +83,40 @@ extension SearchableText {
 }
 
 extension Rope: SearchableText {
+    /// The rope's chunks of a range, in order, as text chunks.
     public struct ForwardTextChunks: IteratorProtocol {
         var base: Rope.Chunks.Iterator
+        /// The next chunk, or nil at the end.
         public mutating func next() -> TextChunk? {
             base.next().map { TextChunk(offset: $0.offset, bytes: $0.unsafeBytes, owner: $0.storageOwner) }
         }
     }
 
+    /// The rope's chunks of a range, last first, as text chunks.
     public struct BackwardTextChunks: IteratorProtocol {
         var base: Rope.ReversedChunks.Iterator
+        /// The next chunk, or nil at the end.
         public mutating func next() -> TextChunk? {
             base.next().map { TextChunk(offset: $0.offset, bytes: $0.unsafeBytes, owner: $0.storageOwner) }
         }
     }
 
+    /// The chunks of `range`, in order.
     public func chunks(forwardIn range: Range<Int>) -> ForwardTextChunks {
         ForwardTextChunks(base: chunks(in: range).makeIterator())
     }
 
+    /// The chunks of `range`, last first.
     public func chunks(backwardIn range: Range<Int>) -> BackwardTextChunks {
         BackwardTextChunks(base: reversedChunks(in: range).makeIterator())
     }
 
+    /// Calls `body` with the bytes when they are contiguous; nil otherwise.
     public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         nil
     }
 
+    /// Calls `body` with each chunk of `range`, in order.
     public func forEachChunk(forwardIn range: Range<Int>, _ body: (_ offset: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool) {
         forEachChunk(in: range, body)
     }
@@ -163,16 +173,20 @@ public struct ContiguousText: SearchableText, @unchecked Sendable { // the stora
         storage = Storage(base: base, count: count, release: release)
     }
 
+    /// The text's length in bytes.
     public var utf8Count: Int { storage.count }
 
+    /// A range of a contiguous text, as one chunk.
     public struct SingleChunk: IteratorProtocol {
         var chunk: TextChunk?
+        /// The next chunk, or nil at the end.
         public mutating func next() -> TextChunk? {
             defer { chunk = nil }
             return chunk
         }
     }
 
+    /// The chunks of `range`, in order.
     public func chunks(forwardIn range: Range<Int>) -> SingleChunk {
         precondition(range.lowerBound >= 0 && range.upperBound <= storage.count, "range out of bounds")
         guard !range.isEmpty else { return SingleChunk(chunk: nil) }
@@ -181,8 +195,10 @@ public struct ContiguousText: SearchableText, @unchecked Sendable { // the stora
                                             owner: storage))
     }
 
+    /// The chunks of `range`, last first.
     public func chunks(backwardIn range: Range<Int>) -> SingleChunk { chunks(forwardIn: range) }
 
+    /// Calls `body` with the bytes when they are contiguous; nil otherwise.
     public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         try withExtendedLifetime(storage) { try body(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
     }

@@ -39,6 +39,7 @@ public indirect enum LiteralQuery: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The query in a readable form, for tests and debugging.
     public var description: String {
         switch self {
         case .all: "ALL"
@@ -176,6 +177,7 @@ public struct QueryLiteral: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The query in a readable form, for tests and debugging.
     public var description: String {
         let text = String(decoding: bytes, as: UTF8.self).debugDescription
         return isCaseless ? "i" + text : text

@@ -7,6 +7,7 @@ public struct NGramIndex: Sendable {
     /// The posting list of each trigram present.
     public private(set) var postings: [UInt32: PostingList] = [:]
 
+    /// An empty index.
     public init() {}
 
     package init(postings: [UInt32: PostingList]) { self.postings = postings }

@@ -35,6 +35,7 @@ public struct PostingList: Sendable, Hashable {
         }
     }
 
+    /// Whether no unit is in the list.
     public var isEmpty: Bool { count == 0 }
 
     /// Whether `unit` holds the trigram.

@@ -29,8 +29,10 @@ public struct Trigram: Hashable, Sendable, Comparable, CustomStringConvertible {
     @inlinable @inline(__always)
     package static func roll(_ key: UInt32, _ byte: UInt8) -> UInt32 { (key << 8 | UInt32(fold(byte))) & 0xFF_FFFF }
 
+    /// Trigrams order by key.
     public static func < (lhs: Trigram, rhs: Trigram) -> Bool { lhs.key < rhs.key }
 
+    /// The three bytes, quoted.
     public var description: String {
         String(decoding: [UInt8(key >> 16), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF)], as: UTF8.self).debugDescription
     }

@@ -40,6 +40,7 @@ public final class CatalogSearchSession {
     private var task: Task<CatalogSearcher, Never>?
     private var generation = 0
 
+    /// A session searching `catalog` as `field` changes.
     public init(catalog: Catalog, field: SearchField<CatalogFilter, String> = SearchField()) {
         self.catalog = catalog
         self.field = field

@@ -23,5 +23,6 @@ extension SearchField where Token == CatalogFilter {
 }
 
 extension CatalogFilter: Identifiable {
+    /// Its `attribute:value` text, unique per filter.
     public var id: String { description }
 }

@@ -42,6 +42,7 @@ package final class MappingGuard: @unchecked Sendable { // immutable but for the
         return mapping
     }
 
+    /// Unmaps the memory (once; later calls do nothing).
     public func release() {
         guard !released else { return }
         released = true

@@ -131,6 +131,7 @@ public enum StoredFormatError: Error, Equatable, CustomStringConvertible {
     /// What is stored is not what Trawl makes there (a link, a FIFO), or cannot be read: why.
     case unusable(String)
 
+    /// What is wrong with the stored bytes, for a message.
     public var description: String {
         switch self {
         case .notAnIndex: "not a Trawl index"

@@ -6,8 +6,10 @@ public struct InvalidUTF8Error: Error, Hashable, Sendable, CustomStringConvertib
     /// The byte offset of the first ill-formed sequence, from the start of the input.
     public var offset: Int
 
+    /// The error for a bad byte at `offset`.
     public init(offset: Int) { self.offset = offset }
 
+    /// The offset, for a message.
     public var description: String { "invalid UTF-8 at byte offset \(offset)" }
 
     /// Returns the offset of the first ill-formed sequence in `bytes`, or `nil` when they are valid.

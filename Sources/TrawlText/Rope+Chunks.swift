@@ -123,10 +123,12 @@ extension Rope {
         let root: Node
         let range: Range<Int>
 
+        /// Iterates over the sequence, holding its snapshot of the rope.
         public struct Iterator: IteratorProtocol {
             var cursor: LeafCursor?
             let range: Range<Int>
 
+            /// The next chunk, or nil at the end.
             public mutating func next() -> Chunk? {
                 while cursor != nil {
                     // Mutated in place: copying the cursor out would copy its path on every step.
@@ -139,6 +141,7 @@ extension Rope {
             }
         }
 
+        /// An iterator from the start.
         public func makeIterator() -> Iterator {
             guard !range.isEmpty else { return Iterator(cursor: nil, range: range) }
             return Iterator(cursor: LeafCursor(root: root, offset: range.lowerBound), range: range)
@@ -150,10 +153,12 @@ extension Rope {
         let root: Node
         let range: Range<Int>
 
+        /// Iterates over the sequence, holding its snapshot of the rope.
         public struct Iterator: IteratorProtocol {
             var cursor: LeafCursor?
             let range: Range<Int>
 
+            /// The next chunk, or nil at the end.
             public mutating func next() -> Chunk? {
                 while cursor != nil {
                     let chunk = Chunk(leaf: cursor!.leaf, leafStart: cursor!.leafStart, clampedTo: range)
@@ -165,6 +170,7 @@ extension Rope {
             }
         }
 
+        /// An iterator from the start.
         public func makeIterator() -> Iterator {
             guard !range.isEmpty else { return Iterator(cursor: nil, range: range) }
             return Iterator(cursor: LeafCursor(root: root, offset: range.upperBound, leftBias: true), range: range)
@@ -243,11 +249,13 @@ extension Rope {
     public struct Bytes: Sequence, @unchecked Sendable {
         let chunks: Chunks
 
+        /// Iterates over the sequence, holding its snapshot of the rope.
         public struct Iterator: IteratorProtocol {
             var chunks: Chunks.Iterator
             var current: Chunk?
             var index = 0
 
+            /// The next byte, or nil at the end.
             public mutating func next() -> UInt8? {
                 while true {
                     if let chunk = current, index < chunk.count {
@@ -261,6 +269,7 @@ extension Rope {
             }
         }
 
+        /// An iterator from the start.
         public func makeIterator() -> Iterator { Iterator(chunks: chunks.makeIterator()) }
     }
 

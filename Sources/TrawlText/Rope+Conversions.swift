@@ -3,18 +3,23 @@ import TrawlKernels
 /// A zero-based line and column. The column's unit depends on the API that produced it: UTF-8
 /// bytes or UTF-16 code units.
 public struct TextPosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The line, from 0.
     public var line: Int
+    /// The column in UTF-8 bytes from the line's start, from 0.
     public var column: Int
 
+    /// The position at `line` and `column`.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
+    /// Positions order by line, then column.
     public static func < (lhs: TextPosition, rhs: TextPosition) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 
+    /// `line:column`.
     public var description: String { "\(line):\(column)" }
 }
 

@@ -11,6 +11,7 @@ public enum TextLoadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file is not valid UTF-8; `offset` is the first ill-formed byte.
     case invalidUTF8(path: String, offset: Int)
 
+    /// Why the file could not be loaded, for a message.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "\(path): \(reason)"

@@ -271,11 +271,13 @@ extension Rope: Equatable {
 }
 
 extension Rope: CustomStringConvertible, CustomDebugStringConvertible, ExpressibleByStringLiteral {
+    /// A rope of the literal's text.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The whole text.
     public var description: String { self[0..<utf8Count] }
 
+    /// The text, quoted, in `Rope(...)`.
     public var debugDescription: String { "Rope(\(description.debugDescription))" }
 }
 

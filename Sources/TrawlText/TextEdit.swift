@@ -9,6 +9,7 @@ public struct TextEdit: Hashable, Sendable, CustomStringConvertible {
     /// The number of UTF-8 bytes inserted at `replacedRange.lowerBound`.
     public var insertedCount: Int
 
+    /// The edit that replaced `replacedRange` with `insertedCount` bytes.
     public init(replacedRange: Range<Int>, insertedCount: Int) {
         precondition(replacedRange.lowerBound >= 0 && insertedCount >= 0)
         self.replacedRange = replacedRange
@@ -31,6 +32,7 @@ public struct TextEdit: Hashable, Sendable, CustomStringConvertible {
         return bias == .backward ? replacedRange.lowerBound : replacedRange.lowerBound + insertedCount
     }
 
+    /// The range and count, for debugging.
     public var description: String { "TextEdit(\(replacedRange) -> \(insertedCount) bytes)" }
 }
 

@@ -42,17 +42,21 @@ public struct TextSummary: Hashable, Sendable, CustomStringConvertible {
     /// The summary with every measure zero.
     public static let zero = TextSummary()
 
+    /// The summary of two texts back to back.
     public static func + (lhs: TextSummary, rhs: TextSummary) -> TextSummary {
         TextSummary(utf8: lhs.utf8 &+ rhs.utf8, utf16: lhs.utf16 &+ rhs.utf16,
                     scalars: lhs.scalars &+ rhs.scalars, newlines: lhs.newlines &+ rhs.newlines)
     }
 
+    /// The summary of what is left when `rhs`'s text is taken off `lhs`'s end or start.
     public static func - (lhs: TextSummary, rhs: TextSummary) -> TextSummary {
         TextSummary(utf8: lhs.utf8 &- rhs.utf8, utf16: lhs.utf16 &- rhs.utf16,
                     scalars: lhs.scalars &- rhs.scalars, newlines: lhs.newlines &- rhs.newlines)
     }
 
+    /// Adds `rhs`'s text after `lhs`'s.
     public static func += (lhs: inout TextSummary, rhs: TextSummary) { lhs = lhs + rhs }
+    /// Takes `rhs`'s text off `lhs`'s.
     public static func -= (lhs: inout TextSummary, rhs: TextSummary) { lhs = lhs - rhs }
 
     /// The value of one measure.
@@ -65,6 +69,7 @@ public struct TextSummary: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The counts, for debugging.
     public var description: String {
         "TextSummary(utf8: \(utf8), utf16: \(utf16), scalars: \(scalars), newlines: \(newlines))"
     }
