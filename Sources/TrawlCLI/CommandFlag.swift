@@ -7,15 +7,18 @@ package struct CommandFlag<Target>: Sendable {
     /// The long name, without `--`.
     package let long: String
     package let help: String
-    /// Turns the flag on in a target.
-    package let set: @Sendable (inout Target) -> Void
+    /// The switch of a target the flag turns on.
+    package let property: WritableKeyPath<Target, Bool> & Sendable
 
-    package init(_ short: Character?, _ long: String, _ help: String, set: @escaping @Sendable (inout Target) -> Void) {
+    package init(_ short: Character?, _ long: String, _ help: String, turnsOn property: WritableKeyPath<Target, Bool> & Sendable) {
         self.short = short
         self.long = long
         self.help = help
-        self.set = set
+        self.property = property
     }
+
+    /// Turns the flag on in `target`.
+    package func set(_ target: inout Target) { target[keyPath: property] = true }
 
     /// Whether `name` (a long name, or one letter) names this flag.
     package func isNamed(_ name: String) -> Bool { name == long || (short.map { name == String($0) } ?? false) }
