@@ -130,8 +130,8 @@ public enum CatalogFormat {
         var catalog = Catalog(fields: fields, storingOnly: items, expecting: expectedCount)
         catalog.scopeAttribute = scopeAttribute
         let encoded = encoded(catalog)
-        // Freed on another thread: a million items take a few tenths of a second to free, which
-        // the caller (writing the bytes, often about to exit) need not wait for.
+        // Freed on another thread: freeing a large catalog takes a noticeable time, which the
+        // caller (writing the bytes, often about to exit) need not wait for.
         DispatchQueue.global().async { [catalog] in withExtendedLifetime(catalog) {} }
         return encoded
     }

@@ -1,7 +1,7 @@
 extension CatalogItem {
     /// Why a JSON line is not a catalog item.
     public struct DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
-        /// The item as one line of JSON, as `trawl catalog build` reads it.
+        /// What is wrong with the line ("no \"id\"", "not a JSON object"...), for a message.
         public var description: String
     }
 

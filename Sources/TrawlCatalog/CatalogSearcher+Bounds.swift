@@ -315,8 +315,8 @@ extension CatalogSearcher {
 /// Items by their bound sum, the best (smallest) sum first, each group in the order its items came,
 /// made as a search asks for them: a search usually ranks a group or two and stops, so the first
 /// few are found by a pass over the sums each, and only a search that goes on groups the rest
-/// at once (``BoundGroups``: a hash per item). When the rest have too many distinct sums to group, they come as one group under the
-/// least of them (a bound that holds for each).
+/// at once (``BoundGroups``: a hash per item). When the rest have too many distinct sums to group,
+/// they come as one group under the least of them (a bound that holds for each).
 struct BestFirstGroups {
     private var items: [UInt32]
     private var sums: [UInt64]

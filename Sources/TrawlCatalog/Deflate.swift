@@ -1,8 +1,8 @@
 import CZlib
 
 /// zlib's deflate at its fastest level, for the stored catalog's blocks of items. zlib ships with
-/// every Linux and Apple system; level 1 stores item text in about half its size at tens of MB/s
-/// a core (blocks are deflated on all cores), which keeps saving a small share of a build.
+/// every Linux and Apple system; level 1 stores item text in about half its size and fast enough
+/// (blocks are deflated on all cores) that saving stays a small share of a build.
 enum Deflate {
     /// `bytes` compressed (a zlib stream), by deflate or by Huffman codes alone, whichever is
     /// smaller, and the zlib strategy that made it: a column of word numbers that repeats no

@@ -30,7 +30,7 @@ struct PrefixPostings: Sendable {
     private(set) var chosenAt = 0
 
     /// The fewest postings a prefix needs for a list in a catalog of `slotCount` numbers: below
-    /// that, reading the word postings costs well under a millisecond.
+    /// that, reading the word postings is cheap enough that a list does not pay.
     static func minimumPostings(slotCount: Int) -> Int { max(32_768, slotCount / 8) }
 
     /// Whether a catalog of `slotCount` numbers has grown enough since the last choice to choose

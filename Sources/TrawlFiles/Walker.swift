@@ -55,12 +55,12 @@ public struct WalkedFile: Sendable, Hashable {
         self.anchor = anchor.flatMap { $0.holds(path) ? $0 : nil }
     }
 
-    /// Walked files are equal when their paths and explicitness are (the anchor is how, not what).
+    /// Walked files are equal when their paths and explicitness match and they share one anchor (or have none).
     public static func == (first: WalkedFile, second: WalkedFile) -> Bool {
         first.path == second.path && first.isExplicit == second.isExplicit && first.anchor === second.anchor
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes the path and explicitness (not the anchor: equal files still hash alike).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(isExplicit)

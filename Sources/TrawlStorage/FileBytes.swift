@@ -9,8 +9,8 @@ import SystemPackage
 /// is memory-mapped, anything else is read into memory.
 ///
 /// Mapping hands over the page cache's pages as they are; reading copies them into fresh memory,
-/// which the system must clear first (a catalog build from a 572 MB file spent most of its first
-/// second doing that). The mapping is guarded (``MappingGuard``): a file another program
+/// which the system must clear first (a large part of the start of a catalog build from a large
+/// file). The mapping is guarded (``MappingGuard``): a file another program
 /// truncates reads as zeros from there on, and ``changedWhileMapped`` says so.
 package struct FileBytes: Sendable {
     private enum Storage: Sendable {

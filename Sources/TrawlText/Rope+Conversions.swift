@@ -5,7 +5,7 @@ import TrawlKernels
 public struct TextPosition: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The line, from 0.
     public var line: Int
-    /// The column in UTF-8 bytes from the line's start, from 0.
+    /// The column from the line's start, from 0: in UTF-8 bytes or UTF-16 code units, as the type says.
     public var column: Int
 
     /// The position at `line` and `column`.
