@@ -51,7 +51,7 @@ struct TextLinePrinter: LineSink {
             report.write(CollectionOfOne(separator))
         }
         // The line as it is, CR included (as ripgrep prints it); only the LF is the terminator.
-        let contentEnd = line.upperBound > line.lowerBound && bytes[line.upperBound - 1] == 0x0A ? line.upperBound - 1 : line.upperBound
+        let contentEnd = LineLocator(bytes).contentEnd(of: line)
         var written = line.lowerBound
         if style.enabled {
             for match in matches {

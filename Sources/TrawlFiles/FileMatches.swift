@@ -1,5 +1,6 @@
 import SystemPackage
 import TrawlMatch
+import TrawlText
 
 /// The lines of one file that a project-wide search found, as an editor lists them.
 public struct FileMatches: Sendable {
@@ -55,7 +56,7 @@ struct MatchedLineCollector: LineSink {
     }
 
     private func line(_ range: Range<Int>, _ number: Int, _ matches: [Range<Int>]) -> MatchedLine {
-        let end = range.upperBound > range.lowerBound && bytes[range.upperBound - 1] == 0x0A ? range.upperBound - 1 : range.upperBound
+        let end = LineLocator(bytes).contentEnd(of: range)
         // Checked UTF-8 cut at line feeds: valid.
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end]), as: UTF8.self)
         return MatchedLine(number: number, range: range, text: text, matches: matches)

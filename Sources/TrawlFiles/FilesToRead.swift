@@ -75,9 +75,13 @@ public struct WalkedFiles: FilesToRead {
     /// One path that is not a folder (one file is read on one thread either way), or a few small
     /// regular files. Named devices and FIFOs among several are read in parallel: one may wait for
     /// another to be read.
-    public var areFewAndSmall: Bool {
+    public var areFewAndSmall: Bool { WalkedFiles.areFewAndSmall(roots: roots) }
+
+    /// Whether reading `roots` on the calling thread is faster than starting workers: one path
+    /// that is not a folder, or a few small regular files (``areFewAndSmall(_:)``).
+    public static func areFewAndSmall(roots: [FilePath]) -> Bool {
         if roots.count == 1, case .success(let status) = roots[0].status() { return status.st_mode & S_IFMT != S_IFDIR }
-        return WalkedFiles.areFewAndSmall(roots)
+        return areFewAndSmall(roots)
     }
 
     /// A few small files are read on the calling thread: starting the worker threads took longer

@@ -42,11 +42,11 @@ public struct IndexedFiles: FilesToRead {
             ?? FilesToReadSummary(walk: walker.walk(roots) { visit(NarrowedFile($0)) })
     }
 
-    /// A watcher chose a few small files, or ``WalkedFiles/areFewAndSmall`` holds of the roots.
+    /// A watcher chose a few small files, or `WalkedFiles.areFewAndSmall(roots:)` holds of the roots.
     /// (A watcher that chose more answers a search of one folder: not read inline.)
     public var areFewAndSmall: Bool {
         if let served = narrowing?.filesChosenByWatcher(atMost: WalkedFiles.fewFiles) { return WalkedFiles.areFewAndSmall(served) }
-        return WalkedFiles(roots, options: walker.options).areFewAndSmall
+        return WalkedFiles.areFewAndSmall(roots: roots)
     }
 }
 

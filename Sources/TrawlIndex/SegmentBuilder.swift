@@ -1,6 +1,7 @@
 import Dispatch
 import TrawlFiles
 import TrawlConcurrency
+import TrawlStorage
 
 /// Builds the bytes of a tree's segment (as ``TreeIndexFormat/encodeSegment(_:)`` writes them)
 /// from files' trigram keys, with no posting list per trigram in between, on every core.
@@ -128,7 +129,7 @@ struct SegmentBuilder {
                     }
                     Format.appendTableEntry(key: UInt32(part * bucketsPerPart + bucket) << 16 | UInt32(low), offset: listStart,
                                             length: written - listStart,
-                                            checksum: Format.checksum(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[listStart..<written]))),
+                                            checksum: StoredFormat.checksum(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[listStart..<written]))),
                                             to: &table)
                     keyCount += 1
                 }
@@ -184,7 +185,7 @@ struct SegmentBuilder {
             // Each entry's list offset counts from the part's lists: make it count from the first.
             for entry in 0..<partKeys {
                 let at = entry * Format.tableEntryLength + 3
-                let offset = Format.readUInt(moved, at, 4) + UInt64(lists.count)
+                let offset = StoredFormat.readUInt(moved, at, 4) + UInt64(lists.count)
                 for byte in 0..<4 { moved[at + byte] = UInt8(offset >> (8 * UInt64(byte)) & 0xFF) }
             }
             table += moved

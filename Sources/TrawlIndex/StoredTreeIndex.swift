@@ -92,8 +92,8 @@ struct StoredSegment: Sendable {
         typealias Format = TreeIndexFormat
         let header = try read(0, min(reference.size, Format.headerLength))
         let count = try Format.checkHeader(header, magic: Format.segmentMagic, total: reference.size)
-        guard Format.readUInt(header, Format.headerLength - 8, 8) == reference.headerChecksum else { throw .corrupt("segment does not belong to this index") }
-        let postingsLength = Int(clamping: Format.readUInt(header, 20, 8))
+        guard StoredFormat.readUInt(header, Format.headerLength - 8, 8) == reference.headerChecksum else { throw .corrupt("segment does not belong to this index") }
+        let postingsLength = Int(clamping: StoredFormat.readUInt(header, 20, 8))
         // No more trigrams than three bytes make (a header may claim billions).
         guard count <= reference.size / Format.tableEntryLength, count <= 1 << 24 else { throw .corrupt("bad layout") }
         let postingsOffset = Format.headerLength + count * Format.tableEntryLength + 8
@@ -118,7 +118,7 @@ struct StoredSegment: Sendable {
         if let mapped = map?(Format.headerLength, length) { stored = mapped } else { stored = StoredBytes(copying: try read(Format.headerLength, length)) }
         let table = stored.bytes
         guard table.count == length,
-              Format.readUInt(table, table.count - 8, 8) == Format.checksum(UnsafeRawBufferPointer(rebasing: table[0..<(table.count - 8)])),
+              StoredFormat.readUInt(table, table.count - 8, 8) == StoredFormat.checksum(UnsafeRawBufferPointer(rebasing: table[0..<(table.count - 8)])),
               !stored.faulted else {
             throw .corrupt("trigram table checksum")
         }

@@ -62,15 +62,6 @@ package enum TreeIndexFormat {
 
     /// Why stored bytes are not a usable index.
     package typealias Error = StoredFormatError
-    typealias Reader = StoredFormat.Reader
-    typealias Checksum = StoredFormat.Checksum
-
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 { StoredFormat.checksum(bytes) }
-    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 { StoredFormat.checksum(raw) }
-    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) { StoredFormat.appendVarint(value, to: &out) }
-    static func appendUInt(_ value: UInt64, _ width: Int, to out: inout [UInt8]) { StoredFormat.appendUInt(value, width, to: &out) }
-    static func readUInt(_ bytes: [UInt8], _ offset: Int, _ width: Int) -> UInt64 { StoredFormat.readUInt(bytes, offset, width) }
-    static func readUInt(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ width: Int) -> UInt64 { StoredFormat.readUInt(bytes, offset, width) }
 
     // MARK: Manifest
 
@@ -148,7 +139,7 @@ package enum TreeIndexFormat {
             for part in encoded { out.bytes(part[...]) }
         }
         store(SipHash.hash(bytes[headerLength...], key: key), at: 20, in: &bytes)
-        store(checksum(bytes[0..<28]), at: 28, in: &bytes)
+        store(StoredFormat.checksum(bytes[0..<28]), at: 28, in: &bytes)
         return bytes
     }
 
@@ -180,7 +171,7 @@ package enum TreeIndexFormat {
 
     /// What tells one stored state of an index from another: the body authenticator of its
     /// manifest's `bytes` (as encoded; checked when decoded).
-    package static func identity(ofManifest bytes: [UInt8]) -> UInt64 { readUInt(bytes, 20, 8) }
+    package static func identity(ofManifest bytes: [UInt8]) -> UInt64 { StoredFormat.readUInt(bytes, 20, 8) }
 
     /// The manifest in `bytes`, checked: authenticated under `key`, and a listing a walk could
     /// have made.
@@ -194,14 +185,14 @@ package enum TreeIndexFormat {
         DispatchQueue.global().async(group: computing) { authenticator.set(0, SipHash.hash(bytes[headerLength...], key: key)) }
         let decoded = Result { () throws(Error) in try decodeBody(bytes) }
         computing.wait()
-        guard authenticator.take(0) == readUInt(bytes, 20, 8) else { throw .notMadeHere }
+        guard authenticator.take(0) == StoredFormat.readUInt(bytes, 20, 8) else { throw .notMadeHere }
         return try decoded.get()
     }
 
     /// The body of the manifest in `bytes` (its header checked), decoded and checked as a listing
     /// a walk could make.
     private static func decodeBody(_ bytes: [UInt8]) throws(Error) -> TreeManifest {
-        var reader = Reader(bytes: bytes, position: headerLength, end: bytes.count)
+        var reader = StoredFormat.Reader(bytes: bytes, position: headerLength, end: bytes.count)
         guard let nextNumber = UInt32(exactly: try reader.varint()) else { throw .corrupt("bad file number") }
         var none: [UInt8] = []
         let root = try reader.path(after: &none)
@@ -294,7 +285,7 @@ package enum TreeIndexFormat {
     /// `count` files from the bytes at `range` (a part of a manifest's listing).
     private static func decodeFiles(_ count: Int, in bytes: [UInt8], at range: Range<Int>, below nextNumber: UInt32,
                                     folders: ListedFolders) throws(Error) -> [TreeListing.File] {
-        var reader = Reader(bytes: bytes, position: range.lowerBound, end: range.upperBound)
+        var reader = StoredFormat.Reader(bytes: bytes, position: range.lowerBound, end: range.upperBound)
         var previous: [UInt8] = []
         // Where the previous path's folder ends (its last `/`, -1 in the root), once checked.
         var previousFolderEnd = Int.min
@@ -412,13 +403,13 @@ package enum TreeIndexFormat {
         for key in keys {
             let start = lists.count
             let units = postings.postings[key]!.units
-            appendVarint(UInt64(units.count), to: &lists)
+            StoredFormat.appendVarint(UInt64(units.count), to: &lists)
             var last: UInt32 = 0
             for (position, unit) in units.enumerated() {
-                appendVarint(UInt64(position == 0 ? unit : unit - last), to: &lists)
+                StoredFormat.appendVarint(UInt64(position == 0 ? unit : unit - last), to: &lists)
                 last = unit
             }
-            appendTableEntry(key: key, offset: start, length: lists.count - start, checksum: checksum(lists[start...]), to: &table)
+            appendTableEntry(key: key, offset: start, length: lists.count - start, checksum: StoredFormat.checksum(lists[start...]), to: &table)
         }
         return segment(table: table, keyCount: keys.count, lists: lists)
     }
@@ -429,36 +420,36 @@ package enum TreeIndexFormat {
         table.append(UInt8(key >> 16 & 0xFF))
         table.append(UInt8(key >> 8 & 0xFF))
         table.append(UInt8(key & 0xFF))
-        appendUInt(UInt64(offset), 4, to: &table)
-        appendUInt(UInt64(length), 4, to: &table)
-        appendUInt(checksum, 8, to: &table)
+        StoredFormat.appendUInt(UInt64(offset), 4, to: &table)
+        StoredFormat.appendUInt(UInt64(length), 4, to: &table)
+        StoredFormat.appendUInt(checksum, 8, to: &table)
     }
 
     /// A segment's bytes: the header, the trigram table (`keyCount` entries, its checksum
     /// appended here) and the lists.
     static func segment(table: [UInt8], keyCount: Int, lists: [UInt8]) -> [UInt8] {
         var out = segmentMagic
-        appendUInt(UInt64(version), 4, to: &out)
-        appendUInt(UInt64(keyCount), 8, to: &out)
-        appendUInt(UInt64(lists.count), 8, to: &out)
-        appendUInt(checksum(out[...]), 8, to: &out)
+        StoredFormat.appendUInt(UInt64(version), 4, to: &out)
+        StoredFormat.appendUInt(UInt64(keyCount), 8, to: &out)
+        StoredFormat.appendUInt(UInt64(lists.count), 8, to: &out)
+        StoredFormat.appendUInt(StoredFormat.checksum(out[...]), 8, to: &out)
         var tableChecksum: [UInt8] = []
-        appendUInt(checksum(table[...]), 8, to: &tableChecksum)
+        StoredFormat.appendUInt(StoredFormat.checksum(table[...]), 8, to: &tableChecksum)
         return out + table + tableChecksum + lists
     }
 
     /// The checksum of a segment's header, as its manifest records it.
     package static func headerChecksum(ofSegment bytes: [UInt8]) -> UInt64 {
-        bytes.count >= headerLength ? readUInt(bytes, headerLength - 8, 8) : 0
+        bytes.count >= headerLength ? StoredFormat.readUInt(bytes, headerLength - 8, 8) : 0
     }
 
     /// Checks a header (magic, version, own checksum); returns the first u64 after the version.
     static func checkHeader(_ header: [UInt8], magic: [UInt8], total: Int) throws(Error) -> Int {
         guard total >= headerLength, header.count >= headerLength, Array(header[0..<8]) == magic else { throw .notAnIndex }
-        let version = UInt32(readUInt(header, 8, 4))
+        let version = UInt32(StoredFormat.readUInt(header, 8, 4))
         guard version == TreeIndexFormat.version else { throw .unsupportedVersion(version) }
-        guard readUInt(header, headerLength - 8, 8) == checksum(header[0..<(headerLength - 8)]) else { throw .corrupt("header checksum") }
-        return Int(clamping: readUInt(header, 12, 8))
+        guard StoredFormat.readUInt(header, headerLength - 8, 8) == StoredFormat.checksum(header[0..<(headerLength - 8)]) else { throw .corrupt("header checksum") }
+        return Int(clamping: StoredFormat.readUInt(header, 12, 8))
     }
 }
 

@@ -25,6 +25,12 @@ public struct LineLocator {
         return found == bytes.count - offset ? bytes.count : offset + found + 1
     }
 
+    /// The end of `line` (a range from a line start to a line end) without its line feed: a CR
+    /// before it stays, as grep and ripgrep print it.
+    public func contentEnd(of line: Range<Int>) -> Int {
+        line.upperBound > line.lowerBound && bytes[line.upperBound - 1] == 0x0A ? line.upperBound - 1 : line.upperBound
+    }
+
     /// The 1-based number of the line holding `offset`.
     public mutating func lineNumber(_ offset: Int) -> Int {
         if offset < countedOffset {
