@@ -1,5 +1,6 @@
 import Dispatch
 import TrawlConcurrency
+import TrawlStorage
 
 /// A searchable collection of items: every word must match, the last one as a prefix, with typo
 /// tolerance, ranked like Meilisearch (typos, proximity, field weight, exactness), with highlights
@@ -17,7 +18,9 @@ public struct Catalog: Sendable {
     public var scopeAttribute: String?
 
     var vocabulary = Vocabulary()
-    /// By internal number: the item, or nil once retired.
+    /// The items of a stored catalog, read when asked for: internal numbers below its count.
+    var storedItems: StoredItems?
+    /// By internal number from `storedItems`'s count on: the item, or nil once retired.
     var items: [CatalogItem?] = []
     /// By internal number: whether the number is the current one of its item.
     var isLive: [Bool] = []
@@ -26,8 +29,11 @@ public struct Catalog: Sendable {
     /// By internal number: how many words the item's fields hold (the rank's length), beside the
     /// forward index's bounds so that ranking many items reads 4 bytes each, not their bounds.
     var lengths: [UInt32] = []
+    /// The internal numbers of the ids inserted since the catalog was read (all of them when it
+    /// was built in memory); a stored catalog's ids are found in `storedIDs`.
     var numbersByID: [String: UInt32] = [:]
-    private var nextOrder: UInt32 = 0
+    var storedIDs: StoredIDs?
+    var nextOrder: UInt32 = 0
 
     /// Forward index: the words of each item's fields, in order. Item `n`'s field `f` holds
     /// `words[bounds[n * (F + 1) + f] ..< bounds[n * (F + 1) + f + 1]]`.
@@ -56,10 +62,10 @@ public struct Catalog: Sendable {
 
     /// Attribute values, numbered; each item's values as a range of `itemValues`.
     var attributeNames: [String] = []
-    private(set) var attributeNumbers: [String: Int] = [:]
+    var attributeNumbers: [String: Int] = [:]
     var valueAttribute: [Int] = []
     var valueStrings: [String] = []
-    private(set) var valueNumbers: [CatalogFilter: UInt32] = [:]
+    var valueNumbers: [CatalogFilter: UInt32] = [:]
     var itemValues: [UInt32] = []
     var valueBounds: [UInt32] = [0]
     /// By value number: the internal numbers of the items with it, ascending.
@@ -73,7 +79,7 @@ public struct Catalog: Sendable {
     var attributeColumns: [[UInt32]?] = []
 
     /// How many items the catalog holds.
-    public private(set) var count = 0
+    public internal(set) var count = 0
     /// Counts the updates.
     public private(set) var generation = 0
     /// A new object with every update: a searcher reuses earlier work only for the same revision,
@@ -95,15 +101,36 @@ public struct Catalog: Sendable {
         upsert(contentsOf: items)
     }
 
-    var slotCount: Int { items.count }
+    var slotCount: Int { isLive.count }
+
+    /// The item numbered `number`, or nil once retired.
+    func item(_ number: Int) -> CatalogItem? {
+        guard isLive[number] else { return nil }
+        let stored = storedItems?.count ?? 0
+        return number < stored ? storedItems!.item(number) : items[number - stored]
+    }
+
+    /// The internal number of the item with `id`, if the catalog holds one.
+    func number(ofID id: String) -> UInt32? {
+        if let number = numbersByID[id] { return number }
+        guard let number = storedIDs?.number(of: id), isLive[Int(number)] else { return nil }
+        return number
+    }
+
+    /// Retires internal number `number` (its item was replaced or deleted).
+    private mutating func retire(_ number: UInt32) {
+        isLive[Int(number)] = false
+        let stored = storedItems?.count ?? 0
+        if Int(number) >= stored { items[Int(number) - stored] = nil }
+    }
 
     // MARK: Reading
 
     /// The item with `id`, if any.
-    public subscript(id: String) -> CatalogItem? { numbersByID[id].flatMap { items[Int($0)] } }
+    public subscript(id: String) -> CatalogItem? { number(ofID: id).flatMap { item(Int($0)) } }
 
     /// Every item, in the order their ids were first inserted.
-    public var allItems: [CatalogItem] { liveNumbersInOrder.map { items[Int($0)]! } }
+    public var allItems: [CatalogItem] { liveNumbersInOrder.map { item(Int($0))! } }
 
     /// The internal numbers of the items, in the order their ids were first inserted.
     var liveNumbersInOrder: [UInt32] {
@@ -141,13 +168,11 @@ public struct Catalog: Sendable {
     /// How many items a thread splits into words at a time while earlier ones are indexed.
     static let foldingAheadChunk = 1024
 
-    /// A catalog of `items` whose words are numbered (the forward index) but not posted: all that
-    /// ``CatalogFormat`` stores, made without the postings and prefix lists that only a search
-    /// reads and a load builds again. Not to be searched. About `expectedCount` items are made
-    /// room for at once (see ``upsert(contentsOf:foldingAhead:posting:expecting:)``).
-    init<Items: Sequence<CatalogItem>>(fields: [CatalogField], storingOnly items: Items, expecting expectedCount: Int = 0) {
+    /// A catalog holding `items`, about `expectedCount` of them made room for at once (see
+    /// ``upsert(contentsOf:foldingAhead:posting:expecting:)``).
+    init<Items: Sequence<CatalogItem>>(fields: [CatalogField], items: Items, expecting expectedCount: Int) {
         self.init(fields: fields)
-        upsert(contentsOf: items, foldingAhead: Self.foldingAheadChunk, posting: false, expecting: expectedCount)
+        upsert(contentsOf: items, foldingAhead: Self.foldingAheadChunk, expecting: expectedCount)
     }
 
     /// Inserts or replaces each of `items`, in order; from two chunks of `chunk` items on, the
@@ -240,6 +265,31 @@ public struct Catalog: Sendable {
         }
     }
 
+    /// An empty catalog of `fields` whose attribute values are numbered as `tables` says (a
+    /// stored catalog's, before its index is read); throws when a value is listed twice.
+    init(fields: [CatalogField], values tables: CatalogBlock.Tables) throws(StoredFormatError) {
+        self.init(fields: fields)
+        for (attribute, text) in tables.values {
+            guard valueNumber(adding: CatalogFilter(tables.attributeNames[attribute], text)) == UInt32(valueStrings.count - 1) else {
+                throw .corrupt("an attribute value twice")
+            }
+        }
+        // Attributes with no value yet keep their numbers.
+        for name in tables.attributeNames where attributeNumbers[name] == nil {
+            attributeNumbers[name] = attributeNames.count
+            attributeNames.append(name)
+            attributeValues.append([])
+            attributePostingCounts.append(0)
+        }
+        guard attributeNames == tables.attributeNames else { throw .corrupt("attribute names") }
+    }
+
+    /// Ends reading a stored catalog: a new revision, searched as it is.
+    mutating func finishLoading() {
+        generation += 1
+        revision = Revision()
+    }
+
     /// A catalog of `blocks` of items whose words are numbered in `vocabulary` (a stored
     /// catalog's): nothing is split into words or folded again.
     init(fields: [CatalogField], vocabulary: Vocabulary, blocks: [(items: [CatalogItem], words: FoldedItems)]) {
@@ -290,9 +340,9 @@ public struct Catalog: Sendable {
     /// Removes the item with `id`; returns false when there is none.
     @discardableResult
     public mutating func delete(id: String) -> Bool {
-        guard let number = numbersByID.removeValue(forKey: id) else { return false }
-        items[Int(number)] = nil
-        isLive[Int(number)] = false
+        guard let number = number(ofID: id) else { return false }
+        numbersByID[id] = nil
+        retire(number)
         count -= 1
         compactIfWorthIt()
         generation += 1
@@ -322,16 +372,15 @@ public struct Catalog: Sendable {
     /// `fields`).
     private mutating func add(_ item: CatalogItem, appendingWords appendWords: (inout Catalog, Int) -> Void) {
         let order: UInt32
-        if let old = numbersByID[item.id] {
+        if let old = number(ofID: item.id) {
             order = orders[Int(old)]
-            items[Int(old)] = nil
-            isLive[Int(old)] = false
+            retire(old)
         } else {
             order = nextOrder
             nextOrder += 1
             count += 1
         }
-        let number = UInt32(items.count)
+        let number = UInt32(slotCount)
         items.append(item)
         isLive.append(true)
         orders.append(order)

@@ -95,7 +95,7 @@ enum CatalogBlock {
             spellings = separators
             separatorEscapes = fieldItems
             spellingEscapes = fieldItems
-            for number in numbers { appendString(catalog.items[Int(number)]!.id, to: &head) }
+            for number in numbers { appendString(catalog.item(Int(number))!.id, to: &head) }
             let fieldNumbers = Dictionary(uniqueKeysWithValues: catalog.fields.enumerated().map { ($1.name, $0) })
             let vocabulary = catalog.vocabulary
             // An item's fields by reference, each with its text (a name hashed once).
@@ -113,7 +113,7 @@ enum CatalogBlock {
             }
             tally.counting { counter in
                 for number in numbers {
-                    let item = catalog.items[Int(number)]!
+                    let item = catalog.item(Int(number))!
                     references.removeAll(keepingCapacity: true)
                     for (name, text) in item.fields { references.append((fieldNumbers[name].map { $0 << 1 } ?? locals.reference(to: name), text)) }
                     references.sort { $0.reference < $1.reference }
@@ -163,7 +163,7 @@ enum CatalogBlock {
             self.spareBytes = spareBytes
             self.spareEnds = spareEnds
             for number in numbers {
-                let item = catalog.items[Int(number)]!
+                let item = catalog.item(Int(number))!
                 StoredFormat.appendVarint(UInt64(item.attributes.count), to: &attributes)
                 for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
                     StoredFormat.appendVarint(UInt64(catalog.attributeNumber(of: name).map { $0 << 1 } ?? locals.reference(to: name)), to: &attributes)
@@ -270,7 +270,7 @@ enum CatalogBlock {
         return bytes
     }
 
-    /// The items of a version 3 block read from `reader`, and their words numbered as
+    /// The items of a version 3 or 4 block read from `reader`, and their words numbered as
     /// `lexicon.numbers` says (the catalog's fields in order, item by item).
     static func decode(_ reader: inout StoredFormat.Reader, tables: Tables,
                        lexicon: CatalogLexicon.Decoding) throws(StoredFormatError) -> (items: [CatalogItem], words: FoldedItems) {
@@ -354,7 +354,7 @@ enum CatalogBlock {
         return texts
     }
 
-    /// Moves `reader` past a version 3 block.
+    /// Moves `reader` past a version 3 or 4 block.
     static func skip(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) {
         _ = try reader.count()
         for _ in 0..<2 {

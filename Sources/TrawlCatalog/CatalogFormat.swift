@@ -5,33 +5,45 @@ import TrawlConcurrency
 /// The persisted form of a ``Catalog`` (`.trawl/catalog/catalog`), in the style of the tree index:
 ///
 /// ```
-/// header (36 bytes)  "TRAWLCT\0", u32 version = 3, u64 body length, u64 body checksum,
-///                    u64 checksum of the 28 bytes before it
-/// body               varint field count, then each field: string name, zigzag weight;
-///                    string scope attribute ("" for none);
-///                    varint attribute count, string names;
-///                    varint value count, then each value: varint attribute number, string text;
-///                    the lexicon (CatalogLexicon);
-///                    varint item count, varint block count, then the blocks (CatalogBlock) that
-///                    hold the items in insertion order
+/// header (36 bytes)  "TRAWLCT\0", u32 version = 4, u64 body length, u64 checksum of the
+///                    section table, u64 checksum of the 28 bytes before it
+/// body               4 zero bytes, then sections (StoredSections: a table of offsets, lengths
+///                    and checksums, each section 8-byte aligned):
+///   tables           varint field count, then each field: string name, zigzag weight;
+///                    string scope attribute ("" for none); varint attribute count, string
+///                    names; varint value count, then each value: varint attribute number,
+///                    string text; varint internal numbers, live items, next insertion order,
+///                    numbers at the last choice of prefix lists; a byte per attribute: whether
+///                    it has a column
+///   lexicon          the lexicon (CatalogLexicon)
+///   blocks           the live items in number order, in blocks (CatalogBlock), back to back
+///   block ends       u64 per block; block checksums: u64 per block
+///   ids              the ids in byte order: bytes, u32 ends, u32 internal numbers
+///   word index       u32 arrays: the forward index (words, field bounds, lengths, insertion
+///                    orders), a byte per number (live), the postings (ends, items; a byte of
+///                    field tags each), the attribute values (by item, bounds; postings: ends,
+///                    items; the columns), the vocabulary (bytes, starts, byte order) and the
+///                    prefix lists (keys, ends, items, tags, each word's lists)
 /// ```
-/// Strings are a varint byte count and UTF-8 bytes; checksums are the tree index's FNV-1a. The
-/// items are stored, not the word index: the searched texts as the ranks of their words and
-/// separators in the lexicon, so that loading numbers their words without reading the text again
-/// and builds the rest of the index from them, and the file stays about the size of the text's
-/// entropy. Names and attribute values are stored once and referenced by number; the blocks are
-/// written and read on all cores. Versions 1 (every name and value as text in each item, nothing
-/// compressed) and 2 (each block's text deflated) are still read.
+/// Strings are a varint byte count and UTF-8 bytes; checksums are the tree index's FNV-1a;
+/// integers are little-endian. The word index is stored as it is searched, so opening a catalog
+/// reads its sections once, checks every number it will use as an index, and splits, folds,
+/// posts and sorts nothing; the items stay in the file until shown (``StoredItems``), each block
+/// checked against its own checksum then. The searched texts are stored as the ranks of their
+/// words and separators in the lexicon, so the blocks stay about the size of the text's entropy.
+/// Versions 1 (every name and value as text in each item, nothing compressed), 2 (each block's
+/// text deflated) and 3 (the items alone, as here, with no word index) are still read, and
+/// indexed again as they are read.
 public enum CatalogFormat {
     static let magic: [UInt8] = Array("TRAWLCT\0".utf8)
     /// The format version this Trawl writes (older versions still load).
-    public static let version: UInt32 = 3
+    public static let version: UInt32 = 4
     static let headerLength = 36
 
-    /// A stored catalog's bytes in the parts they were made in: the header and everything before
-    /// the blocks, then each block. Written one after another they are the file, which a large
-    /// catalog need not copy into one array first (a hundred megabytes of fresh memory for 1M
-    /// items, a tenth of their build).
+    /// A stored catalog's bytes in the parts they were made in: the header, the section table,
+    /// then the sections (each block a part of its own). Written one after another they are the
+    /// file, which a large catalog need not copy into one array first (a hundred megabytes of
+    /// fresh memory for 1M items, a tenth of their build).
     public struct Encoded: Sendable {
         /// The stored bytes, in parts written back to back (not copied into one array).
         public let parts: [[UInt8]]
@@ -50,9 +62,67 @@ public enum CatalogFormat {
     /// The bytes of `catalog`; its words are counted and its blocks encoded on all cores.
     public static func encode(_ catalog: Catalog) -> [UInt8] { encoded(catalog).bytes }
 
+    /// The sections of version 4, in order (see the layout above).
+    enum Section {
+        static let tables = 0, lexicon = 1, blocks = 2, blockEnds = 3, blockChecksums = 4, ids = 5
+        static let index = ids + StoredIDs.sectionCount
+        static let count = index + Catalog.indexSectionCount
+    }
+
     /// The bytes of `catalog` in the parts they were made in.
     public static func encoded(_ catalog: Catalog) -> Encoded {
-        let numbers = catalog.liveNumbersInOrder
+        // Blocks hold the live items in number order, so that an item's block follows from its
+        // number when it is read.
+        let numbers = catalog.isLive.indices.filter { catalog.isLive[$0] }.map(UInt32.init)
+        let (lexicon, blocks) = encodedItems(catalog, numbers: numbers)
+        var tables: [UInt8] = []
+        appendTables(of: catalog, to: &tables)
+        var writer = StoredSections.Writer()
+        writer.append(tables)
+        writer.append(lexicon)
+        writer.append(parts: blocks)
+        var blockEnd: UInt64 = 0
+        writer.append(values: blocks.map { block in
+            blockEnd += UInt64(block.count)
+            return blockEnd
+        })
+        writer.append(values: blocks.map { StoredFormat.checksum($0[...]) })
+        StoredIDs(of: catalog).appendSections(to: &writer)
+        catalog.appendIndexSections(to: &writer)
+        precondition(writer.count == Section.count, "the sections of version 4")
+        let body = writer.parts
+        var header = magic
+        StoredFormat.appendUInt(UInt64(version), 4, to: &header)
+        StoredFormat.appendUInt(UInt64(4 + body.reduce(0) { $0 + $1.count }), 8, to: &header)
+        StoredFormat.appendUInt(StoredFormat.checksum(body[0][...]), 8, to: &header)
+        StoredFormat.appendUInt(StoredFormat.checksum(header[...]), 8, to: &header)
+        return Encoded(parts: [header + [0, 0, 0, 0]] + body, count: numbers.count)
+    }
+
+    /// The fields, the scope attribute, the attribute names and values, then the counts the
+    /// index is read with (``Catalog/IndexCounts``).
+    private static func appendTables(of catalog: Catalog, to stored: inout [UInt8]) {
+        StoredFormat.appendVarint(UInt64(catalog.fields.count), to: &stored)
+        for field in catalog.fields {
+            CatalogBlock.appendString(field.name, to: &stored)
+            StoredFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &stored)
+        }
+        CatalogBlock.appendString(catalog.scopeAttribute ?? "", to: &stored)
+        let tables = CatalogBlock.Tables(catalog)
+        StoredFormat.appendVarint(UInt64(tables.attributeNames.count), to: &stored)
+        for name in tables.attributeNames { CatalogBlock.appendString(name, to: &stored) }
+        StoredFormat.appendVarint(UInt64(tables.values.count), to: &stored)
+        for (attribute, text) in tables.values {
+            StoredFormat.appendVarint(UInt64(attribute), to: &stored)
+            CatalogBlock.appendString(text, to: &stored)
+        }
+        let counts = catalog.indexCounts
+        for count in [counts.slots, counts.live, counts.nextOrder, counts.prefixChosenAt] { StoredFormat.appendVarint(UInt64(count), to: &stored) }
+        for column in counts.columns { stored.append(column ? 1 : 0) }
+    }
+
+    /// The lexicon and the blocks of the items numbered `numbers` of `catalog`, in that order.
+    private static func encodedItems(_ catalog: Catalog, numbers: [UInt32]) -> (lexicon: [UInt8], blocks: [[UInt8]]) {
         let blockCount = (numbers.count + CatalogBlock.itemsPerBlock - 1) / CatalogBlock.itemsPerBlock
         /// The numbers of the items of block `block`.
         @Sendable func itemNumbers(ofBlock block: Int) -> ArraySlice<UInt32> {
@@ -86,48 +156,19 @@ public enum CatalogFormat {
             let wordStrategy = encode(block: 0, wordStrategy: nil)
             DispatchQueue.concurrentPerform(iterations: blockCount - 1) { block in _ = encode(block: block + 1, wordStrategy: wordStrategy) }
         }
-        // The header goes first, filled in last; the blocks are most of a large catalog's bytes,
-        // and stay in the arrays they were made in.
-        let tables = CatalogBlock.Tables(catalog)
-        var stored = [UInt8](repeating: 0, count: headerLength)
-        StoredFormat.appendVarint(UInt64(catalog.fields.count), to: &stored)
-        for field in catalog.fields {
-            CatalogBlock.appendString(field.name, to: &stored)
-            StoredFormat.appendVarint(UInt64(bitPattern: Int64(field.weight) << 1 ^ Int64(field.weight) >> 63), to: &stored)
-        }
-        CatalogBlock.appendString(catalog.scopeAttribute ?? "", to: &stored)
-        StoredFormat.appendVarint(UInt64(tables.attributeNames.count), to: &stored)
-        for name in tables.attributeNames { CatalogBlock.appendString(name, to: &stored) }
-        StoredFormat.appendVarint(UInt64(tables.values.count), to: &stored)
-        for (attribute, text) in tables.values {
-            StoredFormat.appendVarint(UInt64(attribute), to: &stored)
-            CatalogBlock.appendString(text, to: &stored)
-        }
-        lexicon.append(to: &stored)
-        StoredFormat.appendVarint(UInt64(numbers.count), to: &stored)
-        StoredFormat.appendVarint(UInt64(blockCount), to: &stored)
-        let blockBytes = (0..<blockCount).map { blocks.take($0)! }
-        var checksum = StoredFormat.Checksum()
-        checksum.add(stored[headerLength...])
-        for block in blockBytes { checksum.add(block[...]) }
-        var header = magic
-        StoredFormat.appendUInt(UInt64(version), 4, to: &header)
-        StoredFormat.appendUInt(UInt64(stored.count - headerLength + blockBytes.reduce(0) { $0 + $1.count }), 8, to: &header)
-        StoredFormat.appendUInt(checksum.value, 8, to: &header)
-        StoredFormat.appendUInt(StoredFormat.checksum(header[...]), 8, to: &header)
-        stored.replaceSubrange(0..<headerLength, with: header)
-        return Encoded(parts: [stored] + blockBytes, count: numbers.count)
+        var lexiconBytes: [UInt8] = []
+        lexicon.append(to: &lexiconBytes)
+        return (lexiconBytes, (0..<blockCount).map { blocks.take($0)! })
     }
 
     /// The bytes ``encode(_:)`` gives `Catalog(fields: fields, items: items)` with
-    /// `scopeAttribute`, made without the word index that a search reads and a load builds again
-    /// (a fifth of a large build), and how many items they hold (a later item with an id already
-    /// seen replaces the earlier one). `expectedCount`, about how many items there are when
-    /// `items` cannot say (a sequence made as it is read), lets the catalog make room for them
-    /// at once instead of growing a dozen times.
+    /// `scopeAttribute`, and how many items they hold (a later item with an id already seen
+    /// replaces the earlier one). `expectedCount`, about how many items there are when `items`
+    /// cannot say (a sequence made as it is read), lets the catalog make room for them at once
+    /// instead of growing a dozen times.
     public static func encode<Items: Sequence<CatalogItem>>(_ items: Items, fields: [CatalogField], scopeAttribute: String?,
                                                            expectedCount: Int = 0) -> Encoded {
-        var catalog = Catalog(fields: fields, storingOnly: items, expecting: expectedCount)
+        var catalog = Catalog(fields: fields, items: items, expecting: expectedCount)
         catalog.scopeAttribute = scopeAttribute
         let encoded = encoded(catalog)
         // Freed on another thread: freeing a large catalog takes a noticeable time, which the
@@ -148,18 +189,78 @@ public enum CatalogFormat {
 
     /// The catalog `bytes` hold; throws when they are not a catalog, of another version, truncated
     /// or corrupt.
-    public static func decode(_ bytes: [UInt8]) throws(StoredFormatError) -> Catalog {
-        try checkHeader(bytes, fileSize: bytes.count)
-        let version = UInt32(StoredFormat.readUInt(bytes, 8, 4))
-        guard StoredFormat.readUInt(bytes, 20, 8) == StoredFormat.checksum(bytes[headerLength...]) else { throw .corrupt("body checksum") }
-        var reader = StoredFormat.Reader(bytes: bytes, position: headerLength, end: bytes.count)
+    public static func decode(_ bytes: [UInt8]) throws(StoredFormatError) -> Catalog { try decode(FileBytes(bytes)) }
+
+    /// The catalog `file` holds (kept, mapped or read, while the catalog's items are read from
+    /// it); throws when it is not a catalog, of another version, truncated or corrupt. Version 4
+    /// is read as stored; older versions are indexed again.
+    package static func decode(_ file: FileBytes) throws(StoredFormatError) -> Catalog {
+        let (version, count) = try file.withBytes { bytes in
+            Result { () throws(StoredFormatError) in
+                try checkHeader(Array(bytes.prefix(headerLength)), fileSize: bytes.count)
+                return (UInt32(StoredFormat.readUInt(UnsafeRawBufferPointer(bytes), 8, 4)), bytes.count)
+            }
+        }.get()
+        guard version >= 4 else { return try decodeIndexingAgain(file.withBytes { Array($0) }, version: version) }
+        return try file.withBytes { bytes in Result { () throws(StoredFormatError) in
+            let raw = UnsafeRawBufferPointer(bytes)
+            guard count >= headerLength + 4 else { throw .corrupt("truncated") }
+            let body = UnsafeRawBufferPointer(rebasing: raw[(headerLength + 4)...])
+            let reader = try StoredSections.Reader(body: body, expected: Section.count)
+            guard StoredFormat.readUInt(raw, 20, 8) == StoredFormat.checksum(UnsafeRawBufferPointer(rebasing: body[0..<(8 + 24 * Section.count)])) else {
+                throw .corrupt("section table checksum")
+            }
+            let tableBytes = try reader.array(Section.tables)
+            var tables = StoredFormat.Reader(bytes: tableBytes, end: tableBytes.count)
+            let (fields, scope) = try fieldsAndScope(&tables)
+            let itemTables = try self.tables(&tables, fields: fields)
+            var catalog = try Catalog(fields: fields, values: itemTables)
+            catalog.scopeAttribute = scope.isEmpty ? nil : scope
+            // Counts of things stored elsewhere, each checked against them (`count()` would check
+            // them against the bytes left here).
+            var counts = Catalog.IndexCounts(slots: Int(clamping: try tables.varint()), live: Int(clamping: try tables.varint()),
+                                             nextOrder: Int(clamping: try tables.varint()), prefixChosenAt: Int(clamping: try tables.varint()),
+                                             columns: [])
+            for _ in 0..<itemTables.attributeNames.count { counts.columns.append(try tables.byte() != 0) }
+            guard tables.position == tableBytes.count else { throw .corrupt("trailing bytes in the tables") }
+            try catalog.readIndexSections(reader, first: Section.index, counts: counts)
+            catalog.storedIDs = try StoredIDs(sections: reader, first: Section.ids, slotCount: counts.slots)
+            // The items stay where they are: where the lexicon and each block lie in the file.
+            let offset = headerLength + 4
+            let lexicon = reader.range(Section.lexicon), blocks = reader.range(Section.blocks)
+            let blockEnds = try reader.values(Section.blockEnds, as: UInt64.self)
+            var blockRanges: [Range<Int>] = []
+            var start: UInt64 = 0
+            for end in blockEnds {
+                guard end > start, end <= UInt64(blocks.count) else { throw .corrupt("item blocks") }
+                blockRanges.append((offset + blocks.lowerBound + Int(start))..<(offset + blocks.lowerBound + Int(end)))
+                start = end
+            }
+            catalog.storedItems = try StoredItems(file: file, lexiconRange: (offset + lexicon.lowerBound)..<(offset + lexicon.upperBound),
+                                                  blockRanges: blockRanges,
+                                                  blockChecksums: try reader.values(Section.blockChecksums, as: UInt64.self, count: blockRanges.count),
+                                                  isLive: catalog.isLive, tables: itemTables)
+            catalog.finishLoading()
+            return catalog
+        } }.get()
+    }
+
+    /// The fields and the scope attribute ("" for none), first in every version.
+    private static func fieldsAndScope(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) -> ([CatalogField], String) {
         var fields: [CatalogField] = []
         for _ in 0..<(try reader.count()) {
             let name = try CatalogBlock.string(&reader)
             fields.append(CatalogField(name, weight: try reader.zigzag()))
         }
-        guard !fields.isEmpty else { throw .corrupt("no fields") }
-        let scope = try CatalogBlock.string(&reader)
+        guard !fields.isEmpty, Set(fields.map(\.name)).count == fields.count else { throw .corrupt("fields") }
+        return (fields, try CatalogBlock.string(&reader))
+    }
+
+    /// A catalog of version 1 to 3, which store the items and not the word index: indexed again.
+    private static func decodeIndexingAgain(_ bytes: [UInt8], version: UInt32) throws(StoredFormatError) -> Catalog {
+        guard StoredFormat.readUInt(bytes, 20, 8) == StoredFormat.checksum(bytes[headerLength...]) else { throw .corrupt("body checksum") }
+        var reader = StoredFormat.Reader(bytes: bytes, position: headerLength, end: bytes.count)
+        let (fields, scope) = try fieldsAndScope(&reader)
         var catalog: Catalog
         switch version {
         case 1: catalog = Catalog(fields: fields, items: try version1Items(&reader))

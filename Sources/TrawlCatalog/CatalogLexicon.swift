@@ -6,7 +6,7 @@ import Darwin
 import Dispatch
 import TrawlStorage
 
-/// The words and separators of a stored catalog's searched texts (``CatalogFormat`` version 3),
+/// The words and separators of a stored catalog's searched texts (``CatalogFormat`` versions 3 and 4),
 /// each as spelled, numbered by how often it occurs (the most frequent first).
 ///
 /// A searched text is stored as the ranks of its separators and words: one or two bytes for most
@@ -291,6 +291,9 @@ struct CatalogLexicon: Sendable {
         var placements: [Placement]
         /// The folded spellings, numbered as `numbers` says.
         var vocabulary: Vocabulary
+
+        /// No spellings or separators: every rank is out of range.
+        static let empty = Decoding(lexicon: CatalogLexicon(), numbers: [], placements: [], vocabulary: Vocabulary())
     }
 
     /// Where a separator may stand so that the words of the text it joins are the stored ones:
@@ -304,14 +307,27 @@ struct CatalogLexicon: Sendable {
         static let last = Placement(rawValue: 4)
     }
 
-    /// Reads a lexicon, checking that each spelling is one word and each separator holds none.
-    static func decode(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) -> Decoding {
+    /// Reads a lexicon, checking that each spelling is one word and each separator holds none;
+    /// unless `numbering`, which only a load that indexes the texts needs, the spellings are not
+    /// folded and numbered (each number is 0) and the separators are not checked (texts read
+    /// for display only).
+    static func decode(_ reader: inout StoredFormat.Reader, numbering: Bool = true) throws(StoredFormatError) -> Decoding {
         let spellingCount = try reader.varint(), separatorCount = try reader.varint()
         let raw = try CatalogBlock.inflated(&reader)
         guard spellingCount <= UInt64(raw.count), separatorCount <= UInt64(raw.count) else { throw .corrupt("bad lexicon") }
         var rawReader = StoredFormat.Reader(bytes: raw, end: raw.count)
         var decoding = Decoding(lexicon: CatalogLexicon(), numbers: [], placements: [], vocabulary: Vocabulary())
         decoding.numbers.reserveCapacity(Int(spellingCount))
+        guard numbering else {
+            // Texts for display: each entry as stored (String(decoding:) repairs bad UTF-8),
+            // without an array or a check per entry (most of showing a first result).
+            for _ in 0..<spellingCount { decoding.lexicon.appendSpelling(try rawReader.bytes(try rawReader.count())) }
+            for _ in 0..<separatorCount { decoding.lexicon.appendSeparator(try rawReader.bytes(try rawReader.count())) }
+            decoding.numbers = [UInt32](repeating: 0, count: Int(spellingCount))
+            decoding.placements = [Placement](repeating: [.between, .first, .last], count: Int(separatorCount))
+            guard rawReader.position == raw.count else { throw .corrupt("trailing bytes in the lexicon") }
+            return decoding
+        }
         for _ in 0..<spellingCount {
             let bytes = try CatalogBlock.utf8(&rawReader)
             guard let folded = bytes.withUnsafeBufferPointer({ WordFolding.foldedWord($0) }) else { throw .corrupt("a spelling that is not one word") }

@@ -89,7 +89,7 @@ public struct CatalogSearcher: Sendable {
         results.isPartial = ranking.isPartial
         results.matchCount = ranking.matches.count
         results.hits = ranking.best.sorted().map { rank, item in
-            CatalogResults.Hit(item: catalog.items[Int(item)]!, highlights: highlights(of: Int(item), in: catalog), rank: rank)
+            CatalogResults.Hit(item: catalog.item(Int(item))!, highlights: highlights(of: Int(item), in: catalog), rank: rank)
         }
         var facets: [String: [CatalogResults.FacetValue]] = [:]
         for attribute in facetAttributes { facets[catalog.attributeNames[attribute]] = [] }
@@ -230,7 +230,7 @@ public struct CatalogSearcher: Sendable {
     /// The byte ranges of the words of `item` that the query matched, by field.
     private func highlights(of item: Int, in catalog: Catalog) -> [String: [Range<Int>]] {
         var highlights: [String: [Range<Int>]] = [:]
-        guard let stored = catalog.items[item] else { return highlights }
+        guard let stored = catalog.item(item) else { return highlights }
         // Locals, not the searcher's properties: a closure capturing the searcher copied it (a
         // retain per array) for every word of the scan.
         let words = catalog.words, matchedWords = matchedWords, wordMasks = wordMasks

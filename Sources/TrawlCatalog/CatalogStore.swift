@@ -51,7 +51,9 @@ public enum CatalogStore {
             let header = try readExactly(opened, at: 0, count: min(size, CatalogFormat.headerLength))
             try CatalogFormat.checkHeader(header, fileSize: size)
             guard size <= sizeLimit else { throw StoredFormatError.corrupt("a catalog of \(size) bytes, more than any catalog holds") }
-            return try CatalogFormat.decode(try readExactly(opened, at: 0, count: size))
+            // Mapped when large (``FileBytes``): a version 4 catalog's items are read from it
+            // when shown, and the rest of it is copied out once.
+            return try CatalogFormat.decode(try FileBytes.read(descriptor))
         }
     }
 

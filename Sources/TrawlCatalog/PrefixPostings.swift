@@ -1,5 +1,6 @@
 import Dispatch
 import TrawlConcurrency
+import TrawlStorage
 
 /// Merged postings of the short prefixes that many words share: for such a prefix, every item
 /// holding a word that starts with it, ascending, each with the fields holding those words (a
@@ -154,6 +155,43 @@ struct PrefixPostings: Sendable {
             }
             wordLists.append(list)
         }
+    }
+
+}
+
+extension PrefixPostings {
+    /// How many sections ``appendSections(to:)`` writes.
+    static let sectionCount = 5
+
+    /// Writes each list's prefix key, where each list ends, the lists' items and tags back to
+    /// back, and the words' list numbers; the slot count at the last choice goes with the
+    /// catalog's counts.
+    func appendSections(to writer: inout StoredSections.Writer) {
+        var keys = [UInt64](repeating: 0, count: items.count)
+        for (key, list) in numbers { keys[Int(list)] = key }
+        writer.append(values: keys)
+        writer.append(values: Catalog.ends(of: items))
+        writer.append(values: items.flatMap { $0 })
+        writer.append(values: fieldTags.flatMap { $0 })
+        writer.append(values: wordLists)
+    }
+
+    /// The prefix lists sections `first...` of `reader` hold, chosen at `chosenAt` slots, checked
+    /// against a catalog of `slotCount` numbers and `wordCount` words: each list's items
+    /// ascending and below `slotCount`, each word's lists known.
+    init(sections reader: StoredSections.Reader, first: Int, chosenAt: Int, slotCount: Int, wordCount: Int) throws(StoredFormatError) {
+        let keys = try reader.values(first, as: UInt64.self)
+        (items, fieldTags) = try Catalog.lists(ends: try reader.values(first + 1, as: UInt32.self, count: keys.count),
+                                               items: try reader.values(first + 2, as: UInt32.self), tags: try reader.array(first + 3),
+                                               below: slotCount)
+        wordLists = try reader.values(first + 4, as: Int32.self)
+        guard wordLists.count <= wordCount * Self.longestPrefix, wordLists.count % Self.longestPrefix == 0,
+              wordLists.allSatisfy({ $0 >= -1 && $0 < Int32(truncatingIfNeeded: keys.count) }), chosenAt <= slotCount else {
+            throw .corrupt("prefix lists")
+        }
+        // A key no prefix makes is never looked up; two lists under one key leave one unused.
+        for (list, key) in keys.enumerated() { numbers[key] = Int32(list) }
+        self.chosenAt = chosenAt
     }
 
     /// A prefix of at most 4 bytes as one number: its length, then its bytes.

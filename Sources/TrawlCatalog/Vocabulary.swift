@@ -1,5 +1,6 @@
 import Synchronization
 import TrawlNGram
+import TrawlStorage
 
 /// Every distinct folded word of a catalog, numbered in order of first appearance, with a byte-order
 /// listing that serves prefix ranges and typo-tolerant lookups.
@@ -27,9 +28,15 @@ struct Vocabulary: Sendable {
     /// The length of the longest word, in bytes.
     private var longest = 0
     /// The shared n-gram index with the words as its units: which words contain a piece of text.
-    /// It grows with the vocabulary (words are never taken out), a few dictionary updates per new
-    /// word.
-    private(set) var grams = NGramIndex()
+    /// Built by the first search inside words (most catalogs never have one, and a stored catalog
+    /// opens without it: it was a third of opening Debian's), then grown with the vocabulary
+    /// (words are never taken out), a few dictionary updates per new word.
+    private var gramsBox = GramsBox()
+
+    /// The n-gram index over the first `count` words, once built.
+    private final class GramsBox: Sendable {
+        let grams = Mutex<(index: NGramIndex, count: Int)?>(nil)
+    }
 
     var count: Int { starts.count - 1 }
 
@@ -79,14 +86,15 @@ struct Vocabulary: Sendable {
     /// Places the words added since the last call in byte order (a merge, linear in the vocabulary).
     mutating func sort() {
         guard sorted.count < count else { return }
-        for number in sorted.count..<count {
-            let word = word(UInt32(number))
-            guard word.count >= 3 else { continue }
-            // Each distinct trigram once, collected in one pass over the word's bytes: a word of
-            // megabytes (one stored item can hold one) costs about its bytes, not a posting
-            // lookup per trigram.
-            let keys = word.withUnsafeBufferPointer { Trigram.distinctKeys(in: $0) }
-            grams.add(keys.map { Trigram(key: $0) }, to: UInt32(number))
+        // A built n-gram index grows with the words, in place when no copy shares it.
+        if isKnownUniquelyReferenced(&gramsBox) {
+            gramsBox.grams.withLock { built in
+                if built != nil { addGrams(to: &built!) }
+            }
+        } else if var built = gramsBox.grams.withLock({ $0 }) {
+            addGrams(to: &built)
+            gramsBox = GramsBox()
+            gramsBox.grams.withLock { $0 = built }
         }
         let added = (sorted.count..<count).map(UInt32.init).sorted { less($0, $1) }
         var merged: [UInt32] = []
@@ -101,6 +109,32 @@ struct Vocabulary: Sendable {
         trieBox = TrieBox()
         // A build or a load adds most of the words: the first keystroke need not wait for the trie.
         if added.count * 8 >= merged.count { _ = trie }
+    }
+
+    /// Adds the words `built` lacks to it.
+    private func addGrams(to built: inout (index: NGramIndex, count: Int)) {
+        for number in built.count..<count {
+            let word = word(UInt32(number))
+            guard word.count >= 3 else { continue }
+            // Each distinct trigram once, collected in one pass over the word's bytes: a word of
+            // megabytes (one stored item can hold one) costs about its bytes, not a posting
+            // lookup per trigram.
+            let keys = word.withUnsafeBufferPointer { Trigram.distinctKeys(in: $0) }
+            built.index.add(keys.map { Trigram(key: $0) }, to: UInt32(number))
+        }
+        built.count = count
+    }
+
+    /// The n-gram index over the words, built by the first call.
+    var grams: NGramIndex {
+        gramsBox.grams.withLock { built in
+            if built == nil || built!.count < count {
+                var made = built ?? (NGramIndex(), 0)
+                addGrams(to: &made)
+                built = made
+            }
+            return built!.index
+        }
     }
 
     /// The trie over the byte-ordered words, built once per change.
@@ -166,6 +200,49 @@ struct Vocabulary: Sendable {
         guard piece.count >= 3, let literal = QueryLiteral(bytes: piece, caseless: Array(repeating: false, count: piece.count)),
               let numbers = grams.units(satisfying: .literal(literal)) else { return }
         for number in numbers where word(number).firstRange(of: piece) != nil { report(number) }
+    }
+
+    // MARK: Stored form
+
+    /// How many sections ``appendSections(to:)`` writes.
+    static let sectionCount = 3
+
+    /// Writes the words' bytes, where each starts, and their byte order (the trie, the table and
+    /// the n-gram index are made from them when read).
+    func appendSections(to writer: inout StoredSections.Writer) {
+        precondition(sorted.count == count, "a vocabulary is stored sorted")
+        writer.append(bytes)
+        writer.append(values: starts)
+        writer.append(values: sorted)
+    }
+
+    /// The vocabulary sections `first...` of `reader` hold, checked: each word non-empty and
+    /// within the bytes, the byte order strictly ascending (so the words are distinct and the
+    /// order a permutation), no word longer than ``WordTrie`` can walk past.
+    init(sections reader: StoredSections.Reader, first: Int) throws(StoredFormatError) {
+        self.init()
+        let bytes = try reader.array(first), starts = try reader.values(first + 1, as: UInt32.self)
+        let sorted = try reader.values(first + 2, as: UInt32.self, count: max(0, starts.count - 1))
+        guard starts.first == 0, starts.last == UInt32(truncatingIfNeeded: bytes.count), bytes.count <= Int(UInt32.max) else { throw .corrupt("vocabulary bounds") }
+        var longest = 0
+        for index in 1..<starts.count {
+            guard starts[index] > starts[index - 1] else { throw .corrupt("vocabulary bounds") }
+            longest = max(longest, Int(starts[index] - starts[index - 1]))
+        }
+        let count = starts.count - 1
+        self.bytes = bytes
+        self.starts = starts
+        self.longest = longest
+        for index in sorted.indices {
+            guard Int(sorted[index]) < count, index == 0 || less(sorted[index - 1], sorted[index]) else { throw .corrupt("vocabulary order") }
+        }
+        self.sorted = sorted
+        bytes.withUnsafeBufferPointer { bytes in
+            for number in 0..<count {
+                let word = UnsafeBufferPointer(rebasing: bytes[Int(starts[number])..<Int(starts[number + 1])])
+                numbers.insert(UInt32(number), key: WordTable.key(word))
+            }
+        }
     }
 
     /// The scalar values of valid UTF-8 `bytes`.

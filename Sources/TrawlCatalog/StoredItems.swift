@@ -1,0 +1,77 @@
+import Synchronization
+import TrawlStorage
+
+/// The items of a stored catalog (``CatalogFormat`` version 4), read from their blocks when first
+/// asked for: a search shows a few dozen items, and opening a catalog does not decode the others.
+///
+/// The file stays mapped (or read) while any copy of the catalog holds this; each block is
+/// checked against its own checksum when decoded and kept decoded. A block that does not decode
+/// (a damaged or hostile file) reads as items with no id, fields or attributes: the search that
+/// shows it goes on.
+final class StoredItems: Sendable {
+    /// How many internal numbers it covers (live or not).
+    let count: Int
+    private let file: FileBytes
+    /// Where the lexicon and the blocks lie in the file.
+    private let lexiconRange: Range<Int>
+    private let blockRanges: [Range<Int>]
+    private let blockChecksums: [UInt64]
+    /// By internal number: the item's place among the stored items (blocks hold the live items
+    /// in number order), or `.max` for a retired number.
+    private let places: [UInt32]
+    private let tables: CatalogBlock.Tables
+    private let decoded = Mutex<Decoded>(Decoded())
+
+    private struct Decoded {
+        var lexicon: CatalogLexicon.Decoding?
+        var blocks: [Int: [CatalogItem]] = [:]
+    }
+
+    /// The items of `file` whose lexicon lies at `lexiconRange` and whose blocks lie at
+    /// `blockRanges`, each with its checksum, for the internal numbers that `isLive` marks.
+    init(file: FileBytes, lexiconRange: Range<Int>, blockRanges: [Range<Int>], blockChecksums: [UInt64], isLive: [Bool],
+         tables: CatalogBlock.Tables) throws(StoredFormatError) {
+        var places = [UInt32](repeating: .max, count: isLive.count)
+        var place: UInt32 = 0
+        for number in isLive.indices where isLive[number] {
+            places[number] = place
+            place += 1
+        }
+        guard blockRanges.count == (Int(place) + CatalogBlock.itemsPerBlock - 1) / CatalogBlock.itemsPerBlock,
+              blockChecksums.count == blockRanges.count else { throw .corrupt("item blocks") }
+        count = isLive.count
+        self.file = file
+        self.lexiconRange = lexiconRange
+        self.blockRanges = blockRanges
+        self.blockChecksums = blockChecksums
+        self.places = places
+        self.tables = tables
+    }
+
+    /// The item numbered `number` (live: the caller checks), decoding its block when needed.
+    func item(_ number: Int) -> CatalogItem {
+        let place = Int(places[number])
+        guard place != Int(UInt32.max) else { return CatalogItem(id: "") }
+        let block = place / CatalogBlock.itemsPerBlock, index = place % CatalogBlock.itemsPerBlock
+        return decoded.withLock { decoded in
+            if decoded.blocks[block] == nil { decoded.blocks[block] = self.decode(block: block, lexicon: &decoded.lexicon) }
+            let items = decoded.blocks[block]!
+            return index < items.count ? items[index] : CatalogItem(id: "")
+        }
+    }
+
+    /// The items of block `block`, or none when it does not decode.
+    private func decode(block: Int, lexicon: inout CatalogLexicon.Decoding?) -> [CatalogItem] {
+        let range = blockRanges[block]
+        let bytes = file.withBytes { Array($0[range]) }
+        guard StoredFormat.checksum(bytes[...]) == blockChecksums[block], !file.changedWhileMapped else { return [] }
+        if lexicon == nil {
+            let lexiconBytes = file.withBytes { Array($0[lexiconRange]) }
+            var reader = StoredFormat.Reader(bytes: lexiconBytes, end: lexiconBytes.count)
+            lexicon = (try? CatalogLexicon.decode(&reader, numbering: false)) ?? CatalogLexicon.Decoding.empty
+        }
+        var reader = StoredFormat.Reader(bytes: bytes, end: bytes.count)
+        guard let items = try? CatalogBlock.decode(&reader, tables: tables, lexicon: lexicon!).items, reader.position == bytes.count else { return [] }
+        return items
+    }
+}
