@@ -254,7 +254,7 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Build and search a catalog of items (typo-tolerant, ranked, with tokens, scopes and facets).",
-        subcommands: [CatalogBuild.self, CatalogSearch.self, CatalogPick.self]
+        subcommands: [CatalogBuild.self, CatalogAdd.self, CatalogDelete.self, CatalogSearch.self, CatalogPick.self]
     )
 }
 
@@ -305,6 +305,48 @@ struct CatalogBuild: ParsableCommand {
         }
         run.scopeAttribute = scopeAttribute.isEmpty ? nil : scopeAttribute
         run.stats = stats
+        let status = run.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct CatalogAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add or replace ITEMS (JSON Lines, as build reads them) in a built catalog.",
+        discussion: "The items are recorded beside the catalog, which is written whole with them once they are an eighth of its size. Bad lines are reported with their line number and skipped (exit status 2)."
+    )
+
+    @Argument(help: "The items file; - reads standard input.")
+    var items: String
+    @OptionGroup var location: CatalogLocation
+    @Flag(help: "Print the items recorded, lines skipped, the changes pending and the time.")
+    var stats = false
+
+    func run() throws {
+        var run = CatalogAddRun()
+        run.items = commandLinePath(items)
+        run.folder = location.path
+        run.stats = stats
+        let status = run.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+struct CatalogDelete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete the items with these ids from a built catalog (ids it does not hold are ignored)."
+    )
+
+    @Argument(help: "The ids of the items to delete.")
+    var ids: [String]
+    @OptionGroup var location: CatalogLocation
+
+    func run() throws {
+        var run = CatalogDeleteRun()
+        run.ids = ids
+        run.folder = location.path
         let status = run.run()
         if status != 0 { throw ExitCode(status) }
     }
