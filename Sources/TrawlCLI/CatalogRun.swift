@@ -98,6 +98,7 @@ package struct CatalogSearchRun: Sendable {
     /// Runs it; returns the exit code (0 something matched, 1 nothing did, 2 error).
     package func run() -> Int32 {
         guard let catalog = loadStoredCatalog(from: folder) else { return 2 }
+        keepUntilExit(catalog)
         var filters: [CatalogFilter] = []
         for token in tokens {
             guard let colon = token.firstIndex(of: ":"), colon != token.startIndex else {

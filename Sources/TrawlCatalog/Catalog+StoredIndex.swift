@@ -1,13 +1,15 @@
+import Dispatch
+import TrawlConcurrency
 import TrawlStorage
 
-/// The word index as ``CatalogFormat`` version 4 stores it: each array as a section of fixed-width
-/// integers, each list of lists as where each list ends and the lists back to back. Reading one
-/// copies the sections out and checks every number that is used as an index (a stored catalog
-/// may come from anywhere): loading is linear in what is stored and nothing is split, folded,
-/// posted or sorted again.
+/// The word index as ``CatalogFormat`` version 4 stores it: each array as a section of varints
+/// (ascending ones as their gaps), each list of lists as lengths and gaps, flags and tags as
+/// bytes. Reading one decodes the sections and checks every number that is used as an index (a
+/// stored catalog may come from anywhere): loading is linear in what is stored and nothing is
+/// split, folded, posted or sorted again.
 extension Catalog {
     /// How many sections ``appendIndexSections(to:)`` writes.
-    static let indexSectionCount = 13 + Vocabulary.sectionCount + PrefixPostings.sectionCount
+    static let indexSectionCount = 8 + Vocabulary.sectionCount + PrefixPostings.sectionCount
 
     /// The counts a stored index is read with (kept with the catalog's tables).
     struct IndexCounts: Sendable {
@@ -15,75 +17,128 @@ extension Catalog {
         var live: Int
         var nextOrder: Int
         var prefixChosenAt: Int
-        /// By attribute number: whether it has a column (``Catalog/attributeColumns``).
-        var columns: [Bool]
+        var words: Int
     }
 
     var indexCounts: IndexCounts {
-        IndexCounts(slots: slotCount, live: count, nextOrder: Int(nextOrder), prefixChosenAt: prefixPostings.chosenAt,
-                    columns: attributeColumns.map { $0 != nil })
+        IndexCounts(slots: slotCount, live: count, nextOrder: Int(nextOrder), prefixChosenAt: prefixPostings.chosenAt, words: vocabulary.count)
     }
 
-    /// Writes the forward index, the postings, the attribute values and postings, the vocabulary
-    /// and the prefix lists (every item posted: a finished update).
+    /// Writes the forward index (words, field bounds, insertion orders, live numbers), the
+    /// postings and their tags, each item's attribute values, the vocabulary and the prefix lists
+    /// (every item posted: a finished update). What follows from these (lengths, the attribute
+    /// values' postings and columns) is made again when read.
     func appendIndexSections(to writer: inout StoredSections.Writer) {
         precondition(postedSlotCount == slotCount, "a catalog is stored with every item posted")
-        writer.append(values: words)
-        writer.append(values: bounds)
-        writer.append(values: lengths)
-        writer.append(values: orders)
+        writer.append(varints: words)
+        writer.append(varints: bounds, ascending: true)
+        writer.append(varints: orders)
         writer.append(values: isLive.map { $0 ? UInt8(1) : 0 })
-        writer.append(values: Self.ends(of: postings))
-        writer.append(values: postings.flatMap { $0 })
+        writer.append(lists: postings)
         writer.append(values: postingTags.flatMap { $0 })
-        writer.append(values: itemValues)
-        writer.append(values: valueBounds)
-        writer.append(values: Self.ends(of: valuePostings))
-        writer.append(values: valuePostings.flatMap { $0 })
-        writer.append(values: attributeColumns.flatMap { $0 ?? [] })
+        writer.append(varints: itemValues)
+        writer.append(varints: valueBounds, ascending: true)
         vocabulary.appendSections(to: &writer)
         prefixPostings.appendSections(to: &writer)
     }
 
     /// Reads the index sections from `first` on into this catalog, whose fields and attribute
     /// values (`valueAttribute`, `valueStrings`) are set, checking each section against `counts`.
+    /// Two threads read them: the postings and prefix lists on one, the rest on the other.
     mutating func readIndexSections(_ reader: StoredSections.Reader, first: Int, counts: IndexCounts) throws(StoredFormatError) {
-        let slots = counts.slots, stride = fields.count + 1
-        guard counts.live <= slots, counts.nextOrder <= slots, slots < Int(UInt32.max) / stride else { throw .corrupt("item counts") }
-        var section = first
-        /// The next section as integers of `type`, `count` of them when given.
-        func next<Element: FixedWidthInteger>(_ type: Element.Type, count: Int? = nil) throws(StoredFormatError) -> [Element] {
-            defer { section += 1 }
-            return try reader.values(section, as: type, count: count)
+        let stride = fields.count + 1
+        guard counts.live <= counts.slots, counts.nextOrder <= counts.slots, counts.slots < Int(UInt32.max) / stride,
+              counts.words < Int(UInt32.max) else { throw .corrupt("item counts") }
+        let lists = SlotArray<Result<(postings: [[UInt32]], tags: [[UInt8]], prefixes: PrefixPostings), StoredFormatError>>(count: 1)
+        let isRead = DispatchGroup()
+        DispatchQueue.global().async(group: isRead) {
+            lists.set(0, Result { () throws(StoredFormatError) in try Self.readLists(reader, first: first, counts: counts) })
         }
-        let words = try next(UInt32.self)
-        let bounds = try next(UInt32.self, count: slots * stride)
-        let lengths = try next(UInt32.self, count: slots)
-        let orders = try next(UInt32.self, count: slots)
-        let live = try next(UInt8.self, count: slots)
-        let postingEnds = try next(UInt32.self), postingItems = try next(UInt32.self), postingTags = try next(UInt8.self)
-        let itemValues = try next(UInt32.self), valueBounds = try next(UInt32.self, count: slots + 1)
-        let valueEnds = try next(UInt32.self, count: valueStrings.count), valueItems = try next(UInt32.self)
-        let columns = try next(UInt32.self)
-        vocabulary = try Vocabulary(sections: reader, first: section)
-        section += Vocabulary.sectionCount
-        prefixPostings = try PrefixPostings(sections: reader, first: section, chosenAt: counts.prefixChosenAt, slotCount: slots,
-                                            wordCount: vocabulary.count)
+        let rest = Result { () throws(StoredFormatError) in
+            try Self.readForwardIndex(reader, first: first, counts: counts, stride: stride, valueAttribute: valueAttribute,
+                                      attributeCount: attributeNames.count)
+        }
+        isRead.wait()
+        let read = try rest.get(), (postings, postingTags, prefixes) = try lists.take(0)!.get()
+        vocabulary = read.vocabulary
+        words = read.words
+        bounds = read.bounds
+        lengths = read.lengths
+        orders = read.orders
+        isLive = read.isLive
+        itemValues = read.itemValues
+        valueBounds = read.valueBounds
+        valuePostings = read.valuePostings
+        attributeColumns = read.columns
+        attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
+        attributePostingCounts = [Int](repeating: 0, count: attributeNames.count)
+        for (value, attribute) in valueAttribute.enumerated() {
+            attributeValues[attribute].append(UInt32(value))
+            attributePostingCounts[attribute] += valuePostings[value].count
+        }
+        self.postings = postings
+        self.postingTags = postingTags
+        prefixPostings = prefixes
+        count = counts.live
+        nextOrder = UInt32(counts.nextOrder)
+        postedSlotCount = counts.slots
+    }
 
-        // The forward index: each item's fields' bounds ascending within the words, its length
-        // theirs, its words in the vocabulary.
-        let wordCount = UInt32(vocabulary.count)
-        guard bounds.last.map({ Int($0) == words.count }) ?? words.isEmpty, words.allSatisfy({ $0 < wordCount }) else { throw .corrupt("forward index") }
-        var previous: UInt32 = 0
-        for slot in 0..<slots {
-            for field in 0...fields.count {
-                let bound = bounds[slot * stride + field]
-                guard bound >= previous else { throw .corrupt("forward index") }
-                previous = bound
-            }
-            guard lengths[slot] == bounds[slot * stride + fields.count] - bounds[slot * stride] else { throw .corrupt("forward index") }
+    /// The postings with their tags, split by word, and the prefix lists.
+    private static func readLists(_ reader: StoredSections.Reader, first: Int,
+                                  counts: IndexCounts) throws(StoredFormatError) -> ([[UInt32]], [[UInt8]], PrefixPostings) {
+        let postings = try reader.lists(first + 4, count: counts.words, below: counts.slots)
+        let tags = try reader.bytes(first + 5)
+        var postingTags: [[UInt8]] = []
+        postingTags.reserveCapacity(postings.count)
+        var start = 0
+        for list in postings {
+            guard list.count <= tags.count - start else { throw .corrupt("posting tags") }
+            postingTags.append(Array(UnsafeRawBufferPointer(rebasing: tags[start..<(start + list.count)])))
+            start += list.count
         }
-        guard bounds.first.map({ $0 == 0 }) ?? true else { throw .corrupt("forward index") }
+        guard start == tags.count else { throw .corrupt("posting tags") }
+        let prefixes = try PrefixPostings(sections: reader, first: first + 8 + Vocabulary.sectionCount, chosenAt: counts.prefixChosenAt,
+                                          slotCount: counts.slots, wordCount: counts.words)
+        return (postings, postingTags, prefixes)
+    }
+
+    /// What ``readForwardIndex(_:first:counts:stride:valueAttribute:attributeCount:)`` reads.
+    private struct ForwardIndex {
+        var vocabulary: Vocabulary
+        var words: [UInt32]
+        var bounds: [UInt32]
+        var lengths: [UInt32]
+        var orders: [UInt32]
+        var isLive: [Bool]
+        var itemValues: [UInt32]
+        var valueBounds: [UInt32]
+        var valuePostings: [[UInt32]]
+        var columns: [[UInt32]?]
+    }
+
+    /// The vocabulary (its trie built), the forward index, the insertion orders and live numbers,
+    /// and the items' attribute values with their postings and columns.
+    private static func readForwardIndex(_ reader: StoredSections.Reader, first: Int, counts: IndexCounts, stride: Int,
+                                         valueAttribute: [Int], attributeCount: Int) throws(StoredFormatError) -> ForwardIndex {
+        let slots = counts.slots
+        let vocabulary = try Vocabulary(sections: reader, first: first + 8)
+        guard vocabulary.count == counts.words else { throw .corrupt("vocabulary") }
+        // Most first queries end in a prefix, which walks the trie: built now, beside the lists.
+        vocabulary.buildTrie()
+        let words = try reader.varints(first)
+        let bounds = try reader.varints(first + 1, ascending: true, count: slots * stride)
+        let orders = try reader.varints(first + 2, count: slots)
+        let live = try reader.values(first + 3, as: UInt8.self, count: slots)
+        let itemValues = try reader.varints(first + 6)
+        let valueBounds = try reader.varints(first + 7, ascending: true, count: slots + 1)
+
+        // The forward index: the bounds (ascending, as read) within the words, the words in the
+        // vocabulary.
+        let wordCount = UInt32(vocabulary.count)
+        guard bounds.first.map({ $0 == 0 }) ?? true, bounds.last.map({ Int($0) == words.count }) ?? words.isEmpty,
+              words.allSatisfy({ $0 < wordCount }) else { throw .corrupt("forward index") }
+        let lengths = (0..<slots).map { bounds[$0 * stride + stride - 1] - bounds[$0 * stride] }
         // Live numbers have distinct orders below `nextOrder` (``liveNumbersInOrder`` places
         // each at its order).
         var ordered = [Bool](repeating: false, count: counts.nextOrder)
@@ -95,71 +150,27 @@ extension Catalog {
             liveCount += 1
         }
         guard liveCount == counts.live, orders.allSatisfy({ Int($0) < max(1, counts.nextOrder) }) else { throw .corrupt("item orders") }
-        (self.postings, self.postingTags) = try Self.lists(ends: postingEnds, items: postingItems, tags: postingTags, below: slots)
-        guard self.postings.count == vocabulary.count else { throw .corrupt("postings") }
-        // Attribute values: each item's ascending within `itemValues`, known; their postings.
-        let valueCount = UInt32(valueStrings.count)
+        // Attribute values: each item's within `itemValues`, known, distinct (as an update adds
+        // them); their postings and columns follow.
+        let valueCount = UInt32(valueAttribute.count)
         guard valueBounds.first == 0, valueBounds.last.map({ Int($0) == itemValues.count }) ?? false,
               itemValues.allSatisfy({ $0 < valueCount }) else { throw .corrupt("attribute values") }
-        for slot in 0..<slots where valueBounds[slot + 1] < valueBounds[slot] { throw .corrupt("attribute values") }
-        valuePostings = try Self.lists(ends: valueEnds, items: valueItems, tags: nil, below: slots).lists
-        guard counts.columns.count == attributeNames.count, columns.count == counts.columns.filter({ $0 }).count * slots,
-              columns.allSatisfy({ $0 <= valueCount }) else { throw .corrupt("attribute columns") }
-        var column = 0
-        attributeColumns = counts.columns.map { present in
-            guard present else { return nil }
-            defer { column += 1 }
-            return Array(columns[(column * slots)..<((column + 1) * slots)])
-        }
-        attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
-        attributePostingCounts = [Int](repeating: 0, count: attributeNames.count)
-        for (value, attribute) in valueAttribute.enumerated() {
-            attributeValues[attribute].append(UInt32(value))
-            attributePostingCounts[attribute] += valuePostings[value].count
-        }
-        self.words = words
-        self.bounds = bounds
-        self.lengths = lengths
-        self.orders = orders
-        self.isLive = live.map { $0 != 0 }
-        self.itemValues = itemValues
-        self.valueBounds = valueBounds
-        count = counts.live
-        nextOrder = UInt32(counts.nextOrder)
-        postedSlotCount = slots
-    }
-
-    /// Where each of `lists` ends when they are put back to back.
-    static func ends<Element>(of lists: [[Element]]) -> [UInt32] {
-        var end = 0
-        return lists.map { list in
-            end += list.count
-            return UInt32(end)
-        }
-    }
-
-    /// The lists that `items` (and `tags` beside them, when given) hold back to back, each ending
-    /// where `ends` says; each list's items ascending and below `limit`.
-    static func lists(ends: [UInt32], items: [UInt32], tags: [UInt8]?,
-                      below limit: Int) throws(StoredFormatError) -> (lists: [[UInt32]], tags: [[UInt8]]) {
-        guard ends.last.map({ Int($0) == items.count }) ?? items.isEmpty, tags.map({ $0.count == items.count }) ?? true else { throw .corrupt("posting lists") }
-        var lists: [[UInt32]] = [], listTags: [[UInt8]] = []
-        lists.reserveCapacity(ends.count)
-        if tags != nil { listTags.reserveCapacity(ends.count) }
-        var start = 0
-        for end in ends {
-            let end = Int(end)
-            guard end >= start else { throw .corrupt("posting lists") }
-            var previous = -1
-            for index in start..<end {
-                let item = Int(items[index])
-                guard item > previous, item < limit else { throw .corrupt("posting lists") }
-                previous = item
+        var valuePostings = [[UInt32]](repeating: [], count: valueAttribute.count)
+        var columns = [[UInt32]?](repeating: [UInt32](repeating: 0, count: slots), count: attributeCount)
+        for slot in 0..<slots {
+            for index in Int(valueBounds[slot])..<Int(valueBounds[slot + 1]) {
+                let value = itemValues[index]
+                guard valuePostings[Int(value)].last != UInt32(slot) else { throw .corrupt("attribute values") }
+                valuePostings[Int(value)].append(UInt32(slot))
+                let attribute = valueAttribute[Int(value)]
+                switch columns[attribute]?[slot] {
+                case nil: continue
+                case 0: columns[attribute]![slot] = value + 1
+                default: columns[attribute] = nil
+                }
             }
-            lists.append(Array(items[start..<end]))
-            if let tags { listTags.append(Array(tags[start..<end])) }
-            start = end
         }
-        return (lists, listTags)
+        return ForwardIndex(vocabulary: vocabulary, words: words, bounds: bounds, lengths: lengths, orders: orders, isLive: live.map { $0 != 0 },
+                            itemValues: itemValues, valueBounds: valueBounds, valuePostings: valuePostings, columns: columns)
     }
 }

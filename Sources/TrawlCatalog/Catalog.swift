@@ -110,6 +110,12 @@ public struct Catalog: Sendable {
         return number < stored ? storedItems!.item(number) : items[number - stored]
     }
 
+    /// Reads the stored items numbered `numbers` now, a block at a time (``StoredItems``).
+    func prepareItems(_ numbers: [Int]) {
+        guard let storedItems else { return }
+        storedItems.prepare(numbers.filter { $0 < storedItems.count && isLive[$0] })
+    }
+
     /// The internal number of the item with `id`, if the catalog holds one.
     func number(ofID id: String) -> UInt32? {
         if let number = numbersByID[id] { return number }
@@ -130,7 +136,11 @@ public struct Catalog: Sendable {
     public subscript(id: String) -> CatalogItem? { number(ofID: id).flatMap { item(Int($0)) } }
 
     /// Every item, in the order their ids were first inserted.
-    public var allItems: [CatalogItem] { liveNumbersInOrder.map { item(Int($0))! } }
+    public var allItems: [CatalogItem] {
+        let numbers = liveNumbersInOrder.map { Int($0) }
+        prepareItems(numbers)
+        return numbers.map { item($0)! }
+    }
 
     /// The internal numbers of the items, in the order their ids were first inserted.
     var liveNumbersInOrder: [UInt32] {

@@ -26,7 +26,9 @@ import TrawlStorage
 /// ``Deflate/compressSmaller(_:)``). Version 2 (each text as a string, one deflated part) is
 /// still read.
 enum CatalogBlock {
-    static let itemsPerBlock = 1024
+    /// Small enough that showing a result decodes few items besides it (a block is decoded
+    /// whole), large enough for zlib to find the repeats of a block's column.
+    static let itemsPerBlock = 256
 
     /// The catalog-wide tables that references point into.
     struct Tables: Sendable {
@@ -271,9 +273,12 @@ enum CatalogBlock {
     }
 
     /// The items of a version 3 or 4 block read from `reader`, and their words numbered as
-    /// `lexicon.numbers` says (the catalog's fields in order, item by item).
-    static func decode(_ reader: inout StoredFormat.Reader, tables: Tables,
-                       lexicon: CatalogLexicon.Decoding) throws(StoredFormatError) -> (items: [CatalogItem], words: FoldedItems) {
+    /// `lexicon.numbers` says (the catalog's fields in order, item by item). With `wanted` (the
+    /// items' places in the block), only those items get their fields and attributes (the
+    /// others keep their ids: a block is read whole to show a few of its items) and no words
+    /// are numbered.
+    static func decode(_ reader: inout StoredFormat.Reader, tables: Tables, lexicon: CatalogLexicon.Decoding,
+                       wanted: Set<Int>? = nil) throws(StoredFormatError) -> (items: [CatalogItem], words: FoldedItems) {
         let itemCount = try reader.count()
         guard itemCount > 0 else { throw .corrupt("bad block") }
         let structure = try inflated(&reader), wordBytes = try inflated(&reader)
@@ -294,10 +299,12 @@ enum CatalogBlock {
         let spellingBytes = lexicon.lexicon.spellingBytes, spellingEnds = lexicon.lexicon.spellingEnds
         let separatorBytes = lexicon.lexicon.separatorBytes, separatorEnds = lexicon.lexicon.separatorEnds
         let placements = lexicon.placements, wordNumbers = lexicon.numbers
+        var isWanted = true
         func appendSeparator(_ reader: inout StoredFormat.Reader, at placement: CatalogLexicon.Placement) throws(StoredFormatError) {
             let rank = try reader.varint()
             guard rank < UInt64(separatorEnds.count) else { throw .corrupt("bad separator rank") }
             guard placements[Int(rank)].contains(placement) else { throw .corrupt("a separator that joins words") }
+            guard isWanted else { return }
             // Through a buffer pointer: a slice of the array would retain and release it.
             separatorBytes.withUnsafeBufferPointer { bytes in
                 text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[CatalogLexicon.bounds(of: Int(rank), ends: separatorEnds)]))
@@ -305,8 +312,18 @@ enum CatalogBlock {
         }
         for (reference, item) in texts {
             let field = try names.name(reference, in: tables.fieldNames)
+            isWanted = wanted?.contains(item) ?? true
             let value: String
-            if reference & 1 == 0 {
+            if reference & 1 == 0, !isWanted {
+                // Read past, nothing made.
+                let count = try reader.count()
+                try appendSeparator(&reader, at: count == 0 ? [] : .first)
+                for index in 0..<count {
+                    guard try words.next() < spellingEnds.count else { throw .corrupt("bad word rank") }
+                    try appendSeparator(&reader, at: index == count - 1 ? .last : .between)
+                }
+                continue
+            } else if reference & 1 == 0 {
                 let count = try reader.count()
                 text.removeAll(keepingCapacity: true)
                 let start = numbers.count
@@ -324,12 +341,14 @@ enum CatalogBlock {
                 value = String(decoding: text, as: UTF8.self)
             } else {
                 value = try string(&reader)
+                guard isWanted else { continue }
             }
             guard items[item].fields.updateValue(value, forKey: field) == nil else { throw .corrupt("a field twice") }
         }
         guard words.isAtEnd else { throw .corrupt("words left over in a block") }
-        try readAttributes(&reader, into: &items, tables: tables, names: names)
+        try readAttributes(&reader, into: &items, tables: tables, names: names, wanted: wanted)
         guard reader.position == structure.count else { throw .corrupt("trailing bytes in a block") }
+        guard wanted == nil else { return (items, FoldedItems()) }
         var folded = FoldedItems()
         for index in wordRanges.indices {
             folded.append(known: numbers[wordRanges[index]])
@@ -418,10 +437,17 @@ enum CatalogBlock {
         }
     }
 
-    /// Reads the attributes column into `items`.
+    /// Reads the attributes column into `items` (those `wanted`, when given).
     private static func readAttributes(_ reader: inout StoredFormat.Reader, into items: inout [CatalogItem], tables: Tables,
-                                       names: Names) throws(StoredFormatError) {
+                                       names: Names, wanted: Set<Int>? = nil) throws(StoredFormatError) {
         for item in items.indices {
+            guard wanted?.contains(item) ?? true else {
+                for _ in 0..<(try reader.count()) {
+                    _ = try reader.varint()
+                    for _ in 0..<(try reader.count()) { _ = try reader.varint() }
+                }
+                continue
+            }
             for _ in 0..<(try reader.count()) {
                 let attributeReference = try reader.varint()
                 let attribute = try names.name(attributeReference, in: tables.attributeNames)

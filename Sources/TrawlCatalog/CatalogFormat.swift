@@ -13,17 +13,16 @@ import TrawlConcurrency
 ///                    string scope attribute ("" for none); varint attribute count, string
 ///                    names; varint value count, then each value: varint attribute number,
 ///                    string text; varint internal numbers, live items, next insertion order,
-///                    numbers at the last choice of prefix lists; a byte per attribute: whether
-///                    it has a column
+///                    numbers at the last choice of prefix lists, words
 ///   lexicon          the lexicon (CatalogLexicon)
 ///   blocks           the live items in number order, in blocks (CatalogBlock), back to back
 ///   block ends       u64 per block; block checksums: u64 per block
 ///   ids              the ids in byte order: bytes, u32 ends, u32 internal numbers
-///   word index       u32 arrays: the forward index (words, field bounds, lengths, insertion
-///                    orders), a byte per number (live), the postings (ends, items; a byte of
-///                    field tags each), the attribute values (by item, bounds; postings: ends,
-///                    items; the columns), the vocabulary (bytes, starts, byte order) and the
-///                    prefix lists (keys, ends, items, tags, each word's lists)
+///   word index       the forward index (words, field bounds, insertion orders as varints;
+///                    a byte per number: live), the postings (per word: length, gaps) and a
+///                    byte of field tags each, each item's attribute values (varints, bounds),
+///                    the vocabulary (bytes, starts, byte order) and the prefix lists (keys,
+///                    lists, tags, each word's lists); ascending varints are stored as gaps
 /// ```
 /// Strings are a varint byte count and UTF-8 bytes; checksums are the tree index's FNV-1a;
 /// integers are little-endian. The word index is stored as it is searched, so opening a catalog
@@ -74,6 +73,7 @@ public enum CatalogFormat {
         // Blocks hold the live items in number order, so that an item's block follows from its
         // number when it is read.
         let numbers = catalog.isLive.indices.filter { catalog.isLive[$0] }.map(UInt32.init)
+        catalog.prepareItems(numbers.map { Int($0) })
         let (lexicon, blocks) = encodedItems(catalog, numbers: numbers)
         var tables: [UInt8] = []
         appendTables(of: catalog, to: &tables)
@@ -117,8 +117,7 @@ public enum CatalogFormat {
             CatalogBlock.appendString(text, to: &stored)
         }
         let counts = catalog.indexCounts
-        for count in [counts.slots, counts.live, counts.nextOrder, counts.prefixChosenAt] { StoredFormat.appendVarint(UInt64(count), to: &stored) }
-        for column in counts.columns { stored.append(column ? 1 : 0) }
+        for count in [counts.slots, counts.live, counts.nextOrder, counts.prefixChosenAt, counts.words] { StoredFormat.appendVarint(UInt64(count), to: &stored) }
     }
 
     /// The lexicon and the blocks of the items numbered `numbers` of `catalog`, in that order.
@@ -218,10 +217,9 @@ public enum CatalogFormat {
             catalog.scopeAttribute = scope.isEmpty ? nil : scope
             // Counts of things stored elsewhere, each checked against them (`count()` would check
             // them against the bytes left here).
-            var counts = Catalog.IndexCounts(slots: Int(clamping: try tables.varint()), live: Int(clamping: try tables.varint()),
+            let counts = Catalog.IndexCounts(slots: Int(clamping: try tables.varint()), live: Int(clamping: try tables.varint()),
                                              nextOrder: Int(clamping: try tables.varint()), prefixChosenAt: Int(clamping: try tables.varint()),
-                                             columns: [])
-            for _ in 0..<itemTables.attributeNames.count { counts.columns.append(try tables.byte() != 0) }
+                                             words: Int(clamping: try tables.varint()))
             guard tables.position == tableBytes.count else { throw .corrupt("trailing bytes in the tables") }
             try catalog.readIndexSections(reader, first: Section.index, counts: counts)
             catalog.storedIDs = try StoredIDs(sections: reader, first: Section.ids, slotCount: counts.slots)

@@ -88,7 +88,9 @@ public struct CatalogSearcher: Sendable {
         }
         results.isPartial = ranking.isPartial
         results.matchCount = ranking.matches.count
-        results.hits = ranking.best.sorted().map { rank, item in
+        let best = ranking.best.sorted()
+        catalog.prepareItems(best.map { Int($0.1) })
+        results.hits = best.map { rank, item in
             CatalogResults.Hit(item: catalog.item(Int(item))!, highlights: highlights(of: Int(item), in: catalog), rank: rank)
         }
         var facets: [String: [CatalogResults.FacetValue]] = [:]

@@ -161,19 +161,18 @@ struct PrefixPostings: Sendable {
 
 extension PrefixPostings {
     /// How many sections ``appendSections(to:)`` writes.
-    static let sectionCount = 5
+    static let sectionCount = 4
 
-    /// Writes each list's prefix key, where each list ends, the lists' items and tags back to
-    /// back, and the words' list numbers; the slot count at the last choice goes with the
-    /// catalog's counts.
+    /// Writes each list's prefix key, the lists, their tags back to back, and each word's list
+    /// numbers (plus one; 0 for none); the slot count at the last choice goes with the catalog's
+    /// counts.
     func appendSections(to writer: inout StoredSections.Writer) {
         var keys = [UInt64](repeating: 0, count: items.count)
         for (key, list) in numbers { keys[Int(list)] = key }
         writer.append(values: keys)
-        writer.append(values: Catalog.ends(of: items))
-        writer.append(values: items.flatMap { $0 })
+        writer.append(lists: items)
         writer.append(values: fieldTags.flatMap { $0 })
-        writer.append(values: wordLists)
+        writer.append(varints: wordLists.map { UInt32(bitPattern: $0 + 1) })
     }
 
     /// The prefix lists sections `first...` of `reader` hold, chosen at `chosenAt` slots, checked
@@ -181,14 +180,20 @@ extension PrefixPostings {
     /// ascending and below `slotCount`, each word's lists known.
     init(sections reader: StoredSections.Reader, first: Int, chosenAt: Int, slotCount: Int, wordCount: Int) throws(StoredFormatError) {
         let keys = try reader.values(first, as: UInt64.self)
-        (items, fieldTags) = try Catalog.lists(ends: try reader.values(first + 1, as: UInt32.self, count: keys.count),
-                                               items: try reader.values(first + 2, as: UInt32.self), tags: try reader.array(first + 3),
-                                               below: slotCount)
-        wordLists = try reader.values(first + 4, as: Int32.self)
-        guard wordLists.count <= wordCount * Self.longestPrefix, wordLists.count % Self.longestPrefix == 0,
-              wordLists.allSatisfy({ $0 >= -1 && $0 < Int32(truncatingIfNeeded: keys.count) }), chosenAt <= slotCount else {
+        items = try reader.lists(first + 1, count: keys.count, below: slotCount)
+        let tags = try reader.array(first + 2)
+        var start = 0
+        for list in items {
+            guard list.count <= tags.count - start else { throw .corrupt("prefix lists") }
+            fieldTags.append(Array(tags[start..<(start + list.count)]))
+            start += list.count
+        }
+        let wordLists = try reader.varints(first + 3)
+        guard start == tags.count, wordLists.count <= wordCount * Self.longestPrefix, wordLists.count % Self.longestPrefix == 0,
+              wordLists.allSatisfy({ $0 <= UInt32(keys.count) }), chosenAt <= slotCount else {
             throw .corrupt("prefix lists")
         }
+        self.wordLists = wordLists.map { Int32($0) - 1 }
         // A key no prefix makes is never looked up; two lists under one key leave one unused.
         for (list, key) in keys.enumerated() { numbers[key] = Int32(list) }
         self.chosenAt = chosenAt

@@ -1,4 +1,6 @@
+import Dispatch
 import Synchronization
+import TrawlConcurrency
 import TrawlStorage
 
 /// The items of a stored catalog (``CatalogFormat`` version 4), read from their blocks when first
@@ -24,7 +26,8 @@ final class StoredItems: Sendable {
 
     private struct Decoded {
         var lexicon: CatalogLexicon.Decoding?
-        var blocks: [Int: [CatalogItem]] = [:]
+        /// The items decoded so far, by internal number.
+        var items: [Int: CatalogItem] = [:]
     }
 
     /// The items of `file` whose lexicon lies at `lexiconRange` and whose blocks lie at
@@ -48,30 +51,52 @@ final class StoredItems: Sendable {
         self.tables = tables
     }
 
-    /// The item numbered `number` (live: the caller checks), decoding its block when needed.
+    /// The item numbered `number` (live: the caller checks), decoded from its block when first
+    /// asked for.
     func item(_ number: Int) -> CatalogItem {
-        let place = Int(places[number])
-        guard place != Int(UInt32.max) else { return CatalogItem(id: "") }
-        let block = place / CatalogBlock.itemsPerBlock, index = place % CatalogBlock.itemsPerBlock
-        return decoded.withLock { decoded in
-            if decoded.blocks[block] == nil { decoded.blocks[block] = self.decode(block: block, lexicon: &decoded.lexicon) }
-            let items = decoded.blocks[block]!
-            return index < items.count ? items[index] : CatalogItem(id: "")
+        prepare([number])
+        return decoded.withLock { $0.items[number] } ?? CatalogItem(id: "")
+    }
+
+    /// Decodes the items numbered `numbers` that are not yet, each block once (a search shows a
+    /// page of items, a few per block).
+    func prepare(_ numbers: [Int]) {
+        decoded.withLock { decoded in
+            var wanted: [Int: [Int]] = [:]
+            for number in numbers where decoded.items[number] == nil && places[number] != .max {
+                wanted[Int(places[number]) / CatalogBlock.itemsPerBlock, default: []].append(number)
+            }
+            guard !wanted.isEmpty else { return }
+            if decoded.lexicon == nil {
+                let lexiconBytes = file.withBytes { Array($0[lexiconRange]) }
+                var reader = StoredFormat.Reader(bytes: lexiconBytes, end: lexiconBytes.count)
+                decoded.lexicon = (try? CatalogLexicon.decode(&reader, numbering: false)) ?? CatalogLexicon.Decoding.empty
+            }
+            // Many blocks (every item, to store the catalog again) are decoded on all cores.
+            let blocks = Array(wanted), lexicon = decoded.lexicon!
+            let made = SlotArray<[CatalogItem]>(count: blocks.count)
+            DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
+                let (block, numbers) = blocks[index]
+                made.set(index, self.decode(block: block, wanted: Set(numbers.map { Int(self.places[$0]) % CatalogBlock.itemsPerBlock }), lexicon: lexicon))
+            }
+            decoded.items.reserveCapacity(decoded.items.count + numbers.count)
+            for (index, (_, numbers)) in blocks.enumerated() {
+                let items = made.take(index)!
+                for number in numbers {
+                    let place = Int(places[number]) % CatalogBlock.itemsPerBlock
+                    decoded.items[number] = place < items.count ? items[place] : CatalogItem(id: "")
+                }
+            }
         }
     }
 
-    /// The items of block `block`, or none when it does not decode.
-    private func decode(block: Int, lexicon: inout CatalogLexicon.Decoding?) -> [CatalogItem] {
+    /// The items of block `block` (only those `wanted` whole), or none when it does not decode.
+    private func decode(block: Int, wanted: Set<Int>, lexicon: CatalogLexicon.Decoding) -> [CatalogItem] {
         let range = blockRanges[block]
         let bytes = file.withBytes { Array($0[range]) }
         guard StoredFormat.checksum(bytes[...]) == blockChecksums[block], !file.changedWhileMapped else { return [] }
-        if lexicon == nil {
-            let lexiconBytes = file.withBytes { Array($0[lexiconRange]) }
-            var reader = StoredFormat.Reader(bytes: lexiconBytes, end: lexiconBytes.count)
-            lexicon = (try? CatalogLexicon.decode(&reader, numbering: false)) ?? CatalogLexicon.Decoding.empty
-        }
         var reader = StoredFormat.Reader(bytes: bytes, end: bytes.count)
-        guard let items = try? CatalogBlock.decode(&reader, tables: tables, lexicon: lexicon!).items, reader.position == bytes.count else { return [] }
+        guard let items = try? CatalogBlock.decode(&reader, tables: tables, lexicon: lexicon, wanted: wanted).items, reader.position == bytes.count else { return [] }
         return items
     }
 }

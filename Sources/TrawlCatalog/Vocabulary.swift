@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import TrawlNGram
 import TrawlStorage
@@ -137,6 +142,9 @@ struct Vocabulary: Sendable {
         }
     }
 
+    /// Builds the trie now rather than at the first lookup that needs it.
+    func buildTrie() { _ = trie }
+
     /// The trie over the byte-ordered words, built once per change.
     private var trie: WordTrie {
         trieBox.trie.withLock { trie in
@@ -212,8 +220,8 @@ struct Vocabulary: Sendable {
     func appendSections(to writer: inout StoredSections.Writer) {
         precondition(sorted.count == count, "a vocabulary is stored sorted")
         writer.append(bytes)
-        writer.append(values: starts)
-        writer.append(values: sorted)
+        writer.append(varints: starts, ascending: true)
+        writer.append(varints: sorted)
     }
 
     /// The vocabulary sections `first...` of `reader` hold, checked: each word non-empty and
@@ -221,8 +229,8 @@ struct Vocabulary: Sendable {
     /// order a permutation), no word longer than ``WordTrie`` can walk past.
     init(sections reader: StoredSections.Reader, first: Int) throws(StoredFormatError) {
         self.init()
-        let bytes = try reader.array(first), starts = try reader.values(first + 1, as: UInt32.self)
-        let sorted = try reader.values(first + 2, as: UInt32.self, count: max(0, starts.count - 1))
+        let bytes = try reader.array(first), starts = try reader.varints(first + 1, ascending: true)
+        let sorted = try reader.varints(first + 2, count: max(0, starts.count - 1))
         guard starts.first == 0, starts.last == UInt32(truncatingIfNeeded: bytes.count), bytes.count <= Int(UInt32.max) else { throw .corrupt("vocabulary bounds") }
         var longest = 0
         for index in 1..<starts.count {
@@ -233,16 +241,23 @@ struct Vocabulary: Sendable {
         self.bytes = bytes
         self.starts = starts
         self.longest = longest
-        for index in sorted.indices {
-            guard Int(sorted[index]) < count, index == 0 || less(sorted[index - 1], sorted[index]) else { throw .corrupt("vocabulary order") }
-        }
-        self.sorted = sorted
-        bytes.withUnsafeBufferPointer { bytes in
-            for number in 0..<count {
-                let word = UnsafeBufferPointer(rebasing: bytes[Int(starts[number])..<Int(starts[number + 1])])
-                numbers.insert(UInt32(number), key: WordTable.key(word))
+        var table = WordTable()
+        let ordered = bytes.withUnsafeBufferPointer { bytes in
+            /// Word `number`'s bytes.
+            func word(_ number: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[Int(starts[number])..<Int(starts[number + 1])]) }
+            for index in sorted.indices {
+                guard Int(sorted[index]) < count else { return false }
+                guard index > 0 else { continue }
+                let a = word(Int(sorted[index - 1])), b = word(Int(sorted[index]))
+                let common = memcmp(a.baseAddress!, b.baseAddress!, min(a.count, b.count))
+                guard common < 0 || (common == 0 && a.count < b.count) else { return false }
             }
+            for number in 0..<count { table.insert(UInt32(number), key: WordTable.key(word(number))) }
+            return true
         }
+        guard ordered else { throw .corrupt("vocabulary order") }
+        self.sorted = sorted
+        numbers = table
     }
 
     /// The scalar values of valid UTF-8 `bytes`.

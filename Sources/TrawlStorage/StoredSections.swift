@@ -45,6 +45,36 @@ package enum StoredSections {
             append(values.withUnsafeBytes { Array($0) })
         }
 
+        /// Appends a section holding `values` as varints (see ``Reader/varints(_:count:)``): a
+        /// count, then each value, or, when `ascending`, each value's distance from the one before.
+        package mutating func append(varints values: [UInt32], ascending: Bool = false) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(values.count * 2 + 10)
+            StoredFormat.appendVarint(UInt64(values.count), to: &bytes)
+            var previous: UInt32 = 0
+            for value in values {
+                StoredFormat.appendVarint(UInt64(ascending ? value - previous : value), to: &bytes)
+                previous = value
+            }
+            append(bytes)
+        }
+
+        /// Appends a section holding `lists` of strictly ascending values: per list its length,
+        /// then the gaps between its values less one (the first value as it is), as varints.
+        package mutating func append(lists: [[UInt32]]) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(lists.reduce(0) { $0 + $1.count } * 2 + lists.count)
+            for list in lists {
+                StoredFormat.appendVarint(UInt64(list.count), to: &bytes)
+                var next: UInt32 = 0
+                for value in list {
+                    StoredFormat.appendVarint(UInt64(value - next), to: &bytes)
+                    next = value + 1
+                }
+            }
+            append(bytes)
+        }
+
         /// The table, then the sections: the body's parts, back to back.
         package var parts: [[UInt8]] {
             var table: [UInt8] = []
@@ -112,7 +142,89 @@ package enum StoredSections {
             }
         }
 
+        /// Section `index` as ``Writer/append(varints:ascending:)`` wrote it; `count`, when given,
+        /// is how many values there must be. Throws on a varint past 32 bits or the section's end,
+        /// or a sum past 32 bits.
+        package func varints(_ index: Int, ascending: Bool = false, count: Int? = nil) throws(StoredFormatError) -> [UInt32] {
+            var decoder = VarintDecoder(try bytes(index))
+            let stored = try decoder.count()
+            guard count.map({ $0 == stored }) ?? true else { throw .corrupt("section \(index) length") }
+            var values = [UInt32](repeating: 0, count: stored)
+            try values.withUnsafeMutableBufferPointer { values throws(StoredFormatError) in
+                var sum: UInt64 = 0
+                for position in 0..<stored {
+                    let value = try decoder.next()
+                    if ascending {
+                        sum += UInt64(value)
+                        guard sum <= UInt64(UInt32.max) else { throw .corrupt("section \(index) values") }
+                        values[position] = UInt32(sum)
+                    } else {
+                        values[position] = value
+                    }
+                }
+            }
+            guard decoder.isAtEnd else { throw .corrupt("section \(index) length") }
+            return values
+        }
+
+        /// Section `index` as ``Writer/append(lists:)`` wrote it: `count` lists, each strictly
+        /// ascending (its coding says so) with values below `limit`.
+        package func lists(_ index: Int, count: Int, below limit: Int) throws(StoredFormatError) -> [[UInt32]] {
+            var decoder = VarintDecoder(try bytes(index))
+            var lists: [[UInt32]] = []
+            lists.reserveCapacity(count)
+            for _ in 0..<count {
+                let length = try decoder.count()
+                var next: UInt64 = 0
+                let list = try [UInt32](unsafeUninitializedCapacity: length) { (list, initialized) throws(StoredFormatError) in
+                    for position in 0..<length {
+                        let value = next + UInt64(try decoder.next())
+                        guard value < UInt64(limit) else { throw .corrupt("section \(index) values") }
+                        list.initializeElement(at: position, to: UInt32(value))
+                        initialized = position + 1
+                        next = value + 1
+                    }
+                }
+                lists.append(list)
+            }
+            guard decoder.isAtEnd else { throw .corrupt("section \(index) length") }
+            return lists
+        }
+
         /// The bytes of section `index` copied into an array.
         package func array(_ index: Int) throws(StoredFormatError) -> [UInt8] { Array(try bytes(index)) }
+    }
+}
+
+/// Reads varints from bytes it does not own, each checked to fit 32 bits and the bytes.
+package struct VarintDecoder {
+    private let bytes: UnsafeRawBufferPointer
+    private var position = 0
+
+    package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    package var isAtEnd: Bool { position == bytes.count }
+
+    /// The next varint.
+    @inline(__always)
+    package mutating func next() throws(StoredFormatError) -> UInt32 {
+        var value: UInt32 = 0
+        var shift: UInt32 = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            guard shift < 28 || (shift == 28 && byte < 0x10) else { throw .corrupt("a varint past 32 bits") }
+            value |= UInt32(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        throw .corrupt("truncated varint")
+    }
+
+    /// The next varint as a count of things that follow, a byte or more each.
+    package mutating func count() throws(StoredFormatError) -> Int {
+        let value = Int(try next())
+        guard value <= bytes.count - position else { throw .corrupt("bad count") }
+        return value
     }
 }

@@ -297,9 +297,13 @@ import TrawlStorage
         #expect(errors > 250, "only \(errors) of 300 damaged files were refused")
     }
 
-    @Test func aDamagedFileFailsItsChecksum() {
+    @Test func aDamagedFileFailsItsChecksum() throws {
         var bytes = CatalogFormat.encode(Self.catalog(seed: 5, count: 100))
-        bytes[bytes.count - 5] ^= 0x40
+        let sections = try bytes.withUnsafeBytes { raw in
+            try StoredSections.Reader(body: UnsafeRawBufferPointer(rebasing: raw[(CatalogFormat.headerLength + 4)...]), expected: CatalogFormat.Section.count)
+        }
+        // A byte of the postings.
+        bytes[CatalogFormat.headerLength + 4 + sections.range(CatalogFormat.Section.index + 4).lowerBound + 3] ^= 0x40
         #expect { try CatalogFormat.decode(bytes) } throws: { "\($0)".hasSuffix("checksum)") }
         #expect(throws: TreeIndexFormat.Error.corrupt("truncated")) { try CatalogFormat.decode(Array(bytes.dropLast())) }
     }
