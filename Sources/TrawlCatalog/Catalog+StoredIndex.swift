@@ -44,32 +44,48 @@ extension Catalog {
 
     /// Reads the index sections from `first` on into this catalog, whose fields and attribute
     /// values (`valueAttribute`, `valueStrings`) are set, checking each section against `counts`.
-    /// Two threads read them: the postings and prefix lists on one, the rest on the other.
+    /// Three threads read them: the postings and prefix lists, the vocabulary, the rest.
     mutating func readIndexSections(_ reader: StoredSections.Reader, first: Int, counts: IndexCounts) throws(StoredFormatError) {
         let stride = fields.count + 1
         guard counts.live <= counts.slots, counts.nextOrder <= counts.slots, counts.slots < Int(UInt32.max) / stride,
               counts.words < Int(UInt32.max) else { throw .corrupt("item counts") }
         let lists = SlotArray<Result<(postings: [[UInt32]], tags: [[UInt8]], prefixes: PrefixPostings), StoredFormatError>>(count: 1)
+        let read = SlotArray<Result<Vocabulary, StoredFormatError>>(count: 1)
         let isRead = DispatchGroup()
         DispatchQueue.global().async(group: isRead) {
             lists.set(0, Result { () throws(StoredFormatError) in try Self.readLists(reader, first: first, counts: counts) })
+        }
+        DispatchQueue.global().async(group: isRead) {
+            read.set(0, Result { () throws(StoredFormatError) in
+                let vocabulary = try Vocabulary(sections: reader, first: first + 8)
+                guard vocabulary.count == counts.words else { throw .corrupt("vocabulary") }
+                // Most first queries end in a prefix, which walks the trie: built now, beside the rest.
+                vocabulary.buildTrie()
+                return vocabulary
+            })
+        }
+        // The forward index's words, the largest section, on a thread of their own.
+        let forwardWords = SlotArray<Result<[UInt32], StoredFormatError>>(count: 1)
+        DispatchQueue.global().async(group: isRead) {
+            forwardWords.set(0, Result { () throws(StoredFormatError) in try reader.varints(first, below: UInt32(counts.words)) })
         }
         let rest = Result { () throws(StoredFormatError) in
             try Self.readForwardIndex(reader, first: first, counts: counts, stride: stride, valueAttribute: valueAttribute,
                                       attributeCount: attributeNames.count)
         }
         isRead.wait()
-        let read = try rest.get(), (postings, postingTags, prefixes) = try lists.take(0)!.get()
-        vocabulary = read.vocabulary
-        words = read.words
-        bounds = read.bounds
-        lengths = read.lengths
-        orders = read.orders
-        isLive = read.isLive
-        itemValues = read.itemValues
-        valueBounds = read.valueBounds
-        valuePostings = read.valuePostings
-        attributeColumns = read.columns
+        let forward = try rest.get(), (postings, postingTags, prefixes) = try lists.take(0)!.get()
+        vocabulary = try read.take(0)!.get()
+        words = try forwardWords.take(0)!.get()
+        guard forward.wordCount == words.count else { throw .corrupt("forward index") }
+        bounds = forward.bounds
+        lengths = forward.lengths
+        orders = forward.orders
+        isLive = forward.isLive
+        itemValues = forward.itemValues
+        valueBounds = forward.valueBounds
+        valuePostings = forward.valuePostings
+        attributeColumns = forward.columns
         attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
         attributePostingCounts = [Int](repeating: 0, count: attributeNames.count)
         for (value, attribute) in valueAttribute.enumerated() {
@@ -105,8 +121,8 @@ extension Catalog {
 
     /// What ``readForwardIndex(_:first:counts:stride:valueAttribute:attributeCount:)`` reads.
     private struct ForwardIndex {
-        var vocabulary: Vocabulary
-        var words: [UInt32]
+        /// How many words the bounds say the forward index holds.
+        var wordCount: Int
         var bounds: [UInt32]
         var lengths: [UInt32]
         var orders: [UInt32]
@@ -117,28 +133,26 @@ extension Catalog {
         var columns: [[UInt32]?]
     }
 
-    /// The vocabulary (its trie built), the forward index, the insertion orders and live numbers,
-    /// and the items' attribute values with their postings and columns.
+    /// The forward index's bounds, the insertion orders and live numbers, and the items'
+    /// attribute values with their postings and columns.
     private static func readForwardIndex(_ reader: StoredSections.Reader, first: Int, counts: IndexCounts, stride: Int,
                                          valueAttribute: [Int], attributeCount: Int) throws(StoredFormatError) -> ForwardIndex {
         let slots = counts.slots
-        let vocabulary = try Vocabulary(sections: reader, first: first + 8)
-        guard vocabulary.count == counts.words else { throw .corrupt("vocabulary") }
-        // Most first queries end in a prefix, which walks the trie: built now, beside the lists.
-        vocabulary.buildTrie()
-        let words = try reader.varints(first)
         let bounds = try reader.varints(first + 1, ascending: true, count: slots * stride)
-        let orders = try reader.varints(first + 2, count: slots)
+        let orders = try reader.varints(first + 2, count: slots, below: UInt32(max(1, counts.nextOrder)))
         let live = try reader.values(first + 3, as: UInt8.self, count: slots)
-        let itemValues = try reader.varints(first + 6)
+        let itemValues = try reader.varints(first + 6, below: UInt32(valueAttribute.count))
         let valueBounds = try reader.varints(first + 7, ascending: true, count: slots + 1)
 
-        // The forward index: the bounds (ascending, as read) within the words, the words in the
-        // vocabulary.
-        let wordCount = UInt32(vocabulary.count)
-        guard bounds.first.map({ $0 == 0 }) ?? true, bounds.last.map({ Int($0) == words.count }) ?? words.isEmpty,
-              words.allSatisfy({ $0 < wordCount }) else { throw .corrupt("forward index") }
-        let lengths = (0..<slots).map { bounds[$0 * stride + stride - 1] - bounds[$0 * stride] }
+        // The bounds start at 0 and are ascending (as read); the words section must hold as
+        // many words as the last says.
+        guard bounds.first.map({ $0 == 0 }) ?? true else { throw .corrupt("forward index") }
+        let lengths = [UInt32](unsafeUninitializedCapacity: slots) { lengths, initialized in
+            bounds.withUnsafeBufferPointer { bounds in
+                for slot in 0..<slots { lengths[slot] = bounds[slot * stride + stride - 1] &- bounds[slot * stride] }
+            }
+            initialized = slots
+        }
         // Live numbers have distinct orders below `nextOrder` (``liveNumbersInOrder`` places
         // each at its order).
         var ordered = [Bool](repeating: false, count: counts.nextOrder)
@@ -149,28 +163,35 @@ extension Catalog {
             ordered[order] = true
             liveCount += 1
         }
-        guard liveCount == counts.live, orders.allSatisfy({ Int($0) < max(1, counts.nextOrder) }) else { throw .corrupt("item orders") }
-        // Attribute values: each item's within `itemValues`, known, distinct (as an update adds
-        // them); their postings and columns follow.
-        let valueCount = UInt32(valueAttribute.count)
-        guard valueBounds.first == 0, valueBounds.last.map({ Int($0) == itemValues.count }) ?? false,
-              itemValues.allSatisfy({ $0 < valueCount }) else { throw .corrupt("attribute values") }
-        var valuePostings = [[UInt32]](repeating: [], count: valueAttribute.count)
-        var columns = [[UInt32]?](repeating: [UInt32](repeating: 0, count: slots), count: attributeCount)
-        for slot in 0..<slots {
-            for index in Int(valueBounds[slot])..<Int(valueBounds[slot + 1]) {
-                let value = itemValues[index]
-                guard valuePostings[Int(value)].last != UInt32(slot) else { throw .corrupt("attribute values") }
-                valuePostings[Int(value)].append(UInt32(slot))
-                let attribute = valueAttribute[Int(value)]
-                switch columns[attribute]?[slot] {
-                case nil: continue
-                case 0: columns[attribute]![slot] = value + 1
-                default: columns[attribute] = nil
+        guard liveCount == counts.live else { throw .corrupt("item orders") }
+        // Attribute values: each item's within `itemValues` (known, as read), distinct (as an
+        // update adds them); their postings (counted, then filled) and columns follow.
+        guard valueBounds.first == 0, valueBounds.last.map({ Int($0) == itemValues.count }) ?? false else { throw .corrupt("attribute values") }
+        var postingCounts = [Int](repeating: 0, count: valueAttribute.count)
+        for value in itemValues { postingCounts[Int(value)] += 1 }
+        var valuePostings = postingCounts.map { [UInt32](unsafeUninitializedCapacity: $0) { _, initialized in initialized = 0 } }
+        // By attribute: the column (value + 1 by number), until an item has two of its values.
+        var columns = [[UInt32]](repeating: [], count: attributeCount)
+        var hasColumn = [Bool](repeating: true, count: attributeCount)
+        for attribute in 0..<attributeCount { columns[attribute] = [UInt32](repeating: 0, count: slots) }
+        try itemValues.withUnsafeBufferPointer { (itemValues) throws(StoredFormatError) in
+            for slot in 0..<slots {
+                for index in Int(valueBounds[slot])..<Int(valueBounds[slot + 1]) {
+                    let value = Int(itemValues[index])
+                    guard valuePostings[value].last != UInt32(slot) else { throw .corrupt("attribute values") }
+                    valuePostings[value].append(UInt32(slot))
+                    let attribute = valueAttribute[value]
+                    guard hasColumn[attribute] else { continue }
+                    if columns[attribute][slot] == 0 {
+                        columns[attribute][slot] = UInt32(value) + 1
+                    } else {
+                        hasColumn[attribute] = false
+                    }
                 }
             }
         }
-        return ForwardIndex(vocabulary: vocabulary, words: words, bounds: bounds, lengths: lengths, orders: orders, isLive: live.map { $0 != 0 },
-                            itemValues: itemValues, valueBounds: valueBounds, valuePostings: valuePostings, columns: columns)
+        return ForwardIndex(wordCount: Int(bounds.last ?? 0), bounds: bounds, lengths: lengths, orders: orders, isLive: live.map { $0 != 0 },
+                            itemValues: itemValues, valueBounds: valueBounds, valuePostings: valuePostings,
+                            columns: (0..<attributeCount).map { hasColumn[$0] ? columns[$0] : nil })
     }
 }

@@ -17,7 +17,7 @@ import TrawlConcurrency
 ///   lexicon          the lexicon (CatalogLexicon)
 ///   blocks           the live items in number order, in blocks (CatalogBlock), back to back
 ///   block ends       u64 per block; block checksums: u64 per block
-///   ids              the ids in byte order: bytes, u32 ends, u32 internal numbers
+///   ids              the ids in byte order with their internal numbers (StoredIDs)
 ///   word index       the forward index (words, field bounds, insertion orders as varints;
 ///                    a byte per number: live), the postings (per word: length, gaps) and a
 ///                    byte of field tags each, each item's attribute values (varints, bounds),
@@ -64,7 +64,7 @@ public enum CatalogFormat {
     /// The sections of version 4, in order (see the layout above).
     enum Section {
         static let tables = 0, lexicon = 1, blocks = 2, blockEnds = 3, blockChecksums = 4, ids = 5
-        static let index = ids + StoredIDs.sectionCount
+        static let index = ids + 1
         static let count = index + Catalog.indexSectionCount
     }
 
@@ -87,7 +87,7 @@ public enum CatalogFormat {
             return blockEnd
         })
         writer.append(values: blocks.map { StoredFormat.checksum($0[...]) })
-        StoredIDs(of: catalog).appendSections(to: &writer)
+        writer.append(StoredIDs.encoded(of: catalog))
         catalog.appendIndexSections(to: &writer)
         precondition(writer.count == Section.count, "the sections of version 4")
         let body = writer.parts
@@ -222,7 +222,7 @@ public enum CatalogFormat {
                                              words: Int(clamping: try tables.varint()))
             guard tables.position == tableBytes.count else { throw .corrupt("trailing bytes in the tables") }
             try catalog.readIndexSections(reader, first: Section.index, counts: counts)
-            catalog.storedIDs = try StoredIDs(sections: reader, first: Section.ids, slotCount: counts.slots)
+            catalog.storedIDs = StoredIDs(stored: try reader.array(Section.ids), slotCount: counts.slots)
             // The items stay where they are: where the lexicon and each block lie in the file.
             let offset = headerLength + 4
             let lexicon = reader.range(Section.lexicon), blocks = reader.range(Section.blocks)

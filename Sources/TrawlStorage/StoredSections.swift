@@ -143,25 +143,17 @@ package enum StoredSections {
         }
 
         /// Section `index` as ``Writer/append(varints:ascending:)`` wrote it; `count`, when given,
-        /// is how many values there must be. Throws on a varint past 32 bits or the section's end,
-        /// or a sum past 32 bits.
-        package func varints(_ index: Int, ascending: Bool = false, count: Int? = nil) throws(StoredFormatError) -> [UInt32] {
+        /// is how many values there must be, and each must be below `limit`. Throws on a varint
+        /// past 32 bits or the section's end, or a sum past 32 bits.
+        package func varints(_ index: Int, ascending: Bool = false, count: Int? = nil,
+                             below limit: UInt32 = .max) throws(StoredFormatError) -> [UInt32] {
             var decoder = VarintDecoder(try bytes(index))
             let stored = try decoder.count()
             guard count.map({ $0 == stored }) ?? true else { throw .corrupt("section \(index) length") }
-            var values = [UInt32](repeating: 0, count: stored)
-            try values.withUnsafeMutableBufferPointer { values throws(StoredFormatError) in
-                var sum: UInt64 = 0
-                for position in 0..<stored {
-                    let value = try decoder.next()
-                    if ascending {
-                        sum += UInt64(value)
-                        guard sum <= UInt64(UInt32.max) else { throw .corrupt("section \(index) values") }
-                        values[position] = UInt32(sum)
-                    } else {
-                        values[position] = value
-                    }
-                }
+            let values = try [UInt32](unsafeUninitializedCapacity: stored) { (values, initialized) throws(StoredFormatError) in
+                let largest = try decoder.decode(into: values, ascending: ascending)
+                initialized = stored
+                guard stored == 0 || largest < limit || limit == .max else { throw .corrupt("section \(index) values") }
             }
             guard decoder.isAtEnd else { throw .corrupt("section \(index) length") }
             return values
@@ -175,15 +167,17 @@ package enum StoredSections {
             lists.reserveCapacity(count)
             for _ in 0..<count {
                 let length = try decoder.count()
-                var next: UInt64 = 0
                 let list = try [UInt32](unsafeUninitializedCapacity: length) { (list, initialized) throws(StoredFormatError) in
+                    _ = try decoder.decode(into: list, ascending: false)
+                    initialized = length
+                    // The gaps less one become the values.
+                    var next: UInt64 = 0
                     for position in 0..<length {
-                        let value = next + UInt64(try decoder.next())
-                        guard value < UInt64(limit) else { throw .corrupt("section \(index) values") }
-                        list.initializeElement(at: position, to: UInt32(value))
-                        initialized = position + 1
+                        let value = next + UInt64(list[position])
+                        list[position] = UInt32(truncatingIfNeeded: value)
                         next = value + 1
                     }
+                    guard next <= UInt64(limit) else { throw .corrupt("section \(index) values") }
                 }
                 lists.append(list)
             }
@@ -208,6 +202,11 @@ package struct VarintDecoder {
     /// The next varint.
     @inline(__always)
     package mutating func next() throws(StoredFormatError) -> UInt32 {
+        // Most values are one byte.
+        if position < bytes.count, bytes[position] < 0x80 {
+            position += 1
+            return UInt32(bytes[position - 1])
+        }
         var value: UInt32 = 0
         var shift: UInt32 = 0
         while position < bytes.count {
@@ -219,6 +218,43 @@ package struct VarintDecoder {
             shift += 7
         }
         throw .corrupt("truncated varint")
+    }
+
+    /// Fills `values` with the next varints (when `ascending`, their running sums, which must
+    /// fit 32 bits); returns the largest value. A loop of its own over the bytes: a catalog's
+    /// forward index is ten million varints, most of them one or two bytes.
+    package mutating func decode(into values: UnsafeMutableBufferPointer<UInt32>, ascending: Bool) throws(StoredFormatError) -> UInt32 {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            guard values.isEmpty else { throw .corrupt("truncated varint") }
+            return 0
+        }
+        let end = bytes.count
+        var position = position, largest: UInt32 = 0, sum: UInt64 = 0
+        for index in 0..<values.count {
+            guard position < end else { throw .corrupt("truncated varint") }
+            var byte = base[position]
+            position += 1
+            var value = UInt32(byte & 0x7F)
+            var shift: UInt32 = 7
+            while byte >= 0x80 {
+                guard position < end else { throw .corrupt("truncated varint") }
+                byte = base[position]
+                position += 1
+                guard shift < 28 || (shift == 28 && byte < 0x10) else { throw .corrupt("a varint past 32 bits") }
+                value |= UInt32(byte & 0x7F) << shift
+                shift += 7
+            }
+            if ascending {
+                sum += UInt64(value)
+                guard sum <= UInt64(UInt32.max) else { throw .corrupt("a sum past 32 bits") }
+                values[index] = UInt32(truncatingIfNeeded: sum)
+            } else {
+                largest = Swift.max(largest, value)
+                values[index] = value
+            }
+        }
+        self.position = position
+        return ascending ? UInt32(truncatingIfNeeded: sum) : largest
     }
 
     /// The next varint as a count of things that follow, a byte or more each.

@@ -49,7 +49,7 @@ struct CatalogBench {
                 precondition((try? CatalogFormat.decode(stored))?.count == catalog.count, "the stored catalog does not load")
             }))
             report.add(Figure(name: "catalog.size", unit: "MB", samples: [Double(stored.count) / 1e6]))
-            report.note("catalog.size: \(String(format: "%.1f", Double(stored.count) / 1e6)) MB stored (CatalogFormat v\(CatalogFormat.version)); loading numbers the words from their stored ranks and builds the postings again")
+            report.note("catalog.size: \(String(format: "%.1f", Double(stored.count) / 1e6)) MB stored (CatalogFormat v\(CatalogFormat.version)): the word index as it is searched, and the items' text; loading reads the index and leaves the items in the file until shown")
         }
         if report.wants("catalog.build.process") { try timeWholeProcessBuild(items) }
         let queries = try loadQueries(items: items)
@@ -97,6 +97,12 @@ struct CatalogBench {
             report.note("\(name): \(latencies.count) keystrokes, p50 \(percentile(latencies, 50)) ms, p99 \(percentile(latencies, 99)) ms, max \(latencies.last ?? 0) ms; typo recall@50 \(Double(typoHits) / Double(max(1, typoCount))) (\(typoCount) queries), clean \(Double(cleanHits) / Double(max(1, cleanCount)))")
         }
         if report.peers { try runPeers(ourCounts: ourFinalCounts, queries: queries) }
+        if report.wants("catalog.stored") || report.wants("catalog.process") {
+            let name = catalogPath.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent.replacingOccurrences(of: "-trawl", with: "") }
+            try CatalogStoreBench(runs: runs, catalog: catalog, queries: queries.map(\.text),
+                                  tantivyIndex: peersWork.flatMap { work in name.map { work + "/idx/tantivy-\($0)" } }, peersWork: peersWork,
+                                  report: report).run()
+        }
     }
 
     /// The recall no ranker can expect to beat on these queries (``RecallCeiling``), beside the measured ones.

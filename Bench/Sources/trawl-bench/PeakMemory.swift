@@ -58,7 +58,8 @@ enum PeakMemory {
         exit(Child.exitCode(fromWaitStatus: status))
     }
 
-    private static func executablePath() -> String {
+    /// This program's path, to start a fresh copy of it.
+    static func executablePath() -> String {
         #if os(Linux)
         return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         #else

@@ -14,6 +14,7 @@ struct TrawlBench: AsyncParsableCommand {
     /// the small copy that ``PeakMemory`` starts.
     static func main() async {
         PeakMemory.serveIfAsked()
+        CatalogOpenChild.serveIfAsked()
         do {
             var command = try parseAsRoot()
             if let bench = command as? TrawlBench {
