@@ -32,10 +32,15 @@ extension Catalog {
         precondition(postedSlotCount == slotCount, "a catalog is stored with every item posted")
         writer.append(varints: words)
         writer.append(varints: bounds, ascending: true)
-        writer.append(varints: orders)
-        writer.append(values: isLive.map { $0 ? UInt8(1) : 0 })
+        // Insertion orders as their distance from the number (zigzag): 0 for most items.
+        writer.append(varints: orders.indices.map { slot in
+            let distance = Int64(orders[slot]) - Int64(slot)
+            return UInt32(truncatingIfNeeded: distance << 1 ^ distance >> 63)
+        })
+        // The retired numbers, ascending (few: a catalog is compacted once they are many).
+        writer.append(varints: isLive.indices.filter { !isLive[$0] }.map(UInt32.init), ascending: true)
         writer.append(lists: postings)
-        writer.append(values: postingTags.flatMap { $0 })
+        writer.append(Self.packed(tags: postingTags.flatMap { $0 }))
         writer.append(varints: itemValues)
         writer.append(varints: valueBounds, ascending: true)
         vocabulary.appendSections(to: &writer)
@@ -67,7 +72,7 @@ extension Catalog {
         // The forward index's words, the largest section, on a thread of their own.
         let forwardWords = SlotArray<Result<[UInt32], StoredFormatError>>(count: 1)
         DispatchQueue.global().async(group: isRead) {
-            forwardWords.set(0, Result { () throws(StoredFormatError) in try reader.varints(first, below: UInt32(counts.words)) })
+            forwardWords.set(0, Result { () throws(StoredFormatError) in try reader.varints(first, below: UInt32(counts.words), spare: true) })
         }
         let rest = Result { () throws(StoredFormatError) in
             try Self.readForwardIndex(reader, first: first, counts: counts, stride: stride, valueAttribute: valueAttribute,
@@ -104,13 +109,13 @@ extension Catalog {
     private static func readLists(_ reader: StoredSections.Reader, first: Int,
                                   counts: IndexCounts) throws(StoredFormatError) -> ([[UInt32]], [[UInt8]], PrefixPostings) {
         let postings = try reader.lists(first + 4, count: counts.words, below: counts.slots)
-        let tags = try reader.bytes(first + 5)
+        let tags = try Self.unpacked(tags: reader.bytes(first + 5), count: postings.reduce(0) { $0 + $1.count })
         var postingTags: [[UInt8]] = []
         postingTags.reserveCapacity(postings.count)
         var start = 0
         for list in postings {
             guard list.count <= tags.count - start else { throw .corrupt("posting tags") }
-            postingTags.append(Array(UnsafeRawBufferPointer(rebasing: tags[start..<(start + list.count)])))
+            postingTags.append(Array(tags[start..<(start + list.count)]))
             start += list.count
         }
         guard start == tags.count else { throw .corrupt("posting tags") }
@@ -138,16 +143,28 @@ extension Catalog {
     private static func readForwardIndex(_ reader: StoredSections.Reader, first: Int, counts: IndexCounts, stride: Int,
                                          valueAttribute: [Int], attributeCount: Int) throws(StoredFormatError) -> ForwardIndex {
         let slots = counts.slots
-        let bounds = try reader.varints(first + 1, ascending: true, count: slots * stride)
-        let orders = try reader.varints(first + 2, count: slots, below: UInt32(max(1, counts.nextOrder)))
-        let live = try reader.values(first + 3, as: UInt8.self, count: slots)
-        let itemValues = try reader.varints(first + 6, below: UInt32(valueAttribute.count))
-        let valueBounds = try reader.varints(first + 7, ascending: true, count: slots + 1)
+        // Room to grow in the arrays that grow by item (see ``StoredSections/Reader/varints(_:ascending:count:below:spare:)``).
+        let bounds = try reader.varints(first + 1, ascending: true, count: slots * stride, spare: true)
+        var orders = try reader.varints(first + 2, count: slots, spare: true)
+        for slot in 0..<slots {
+            let distance = Int64(orders[slot] >> 1) ^ -Int64(orders[slot] & 1)
+            guard case let order = Int64(slot) + distance, order >= 0, order < Int64(max(1, counts.nextOrder)) else { throw .corrupt("item orders") }
+            orders[slot] = UInt32(order)
+        }
+        var live = [Bool]()
+        live.reserveCapacity(slots + slots / 8)
+        live.append(contentsOf: repeatElement(true, count: slots))
+        for retired in try reader.varints(first + 3, ascending: true, below: UInt32(clamping: slots)) {
+            guard live[Int(retired)] else { throw .corrupt("retired numbers") }
+            live[Int(retired)] = false
+        }
+        let itemValues = try reader.varints(first + 6, below: UInt32(valueAttribute.count), spare: true)
+        let valueBounds = try reader.varints(first + 7, ascending: true, count: slots + 1, spare: true)
 
         // The bounds start at 0 and are ascending (as read); the words section must hold as
         // many words as the last says.
         guard bounds.first.map({ $0 == 0 }) ?? true else { throw .corrupt("forward index") }
-        let lengths = [UInt32](unsafeUninitializedCapacity: slots) { lengths, initialized in
+        let lengths = [UInt32](unsafeUninitializedCapacity: slots + slots / 8) { lengths, initialized in
             bounds.withUnsafeBufferPointer { bounds in
                 for slot in 0..<slots { lengths[slot] = bounds[slot * stride + stride - 1] &- bounds[slot * stride] }
             }
@@ -157,9 +174,9 @@ extension Catalog {
         // each at its order).
         var ordered = [Bool](repeating: false, count: counts.nextOrder)
         var liveCount = 0
-        for slot in 0..<slots where live[slot] != 0 {
+        for slot in 0..<slots where live[slot] {
             let order = Int(orders[slot])
-            guard live[slot] == 1, order < counts.nextOrder, !ordered[order] else { throw .corrupt("item orders") }
+            guard order < counts.nextOrder, !ordered[order] else { throw .corrupt("item orders") }
             ordered[order] = true
             liveCount += 1
         }
@@ -173,7 +190,10 @@ extension Catalog {
         // By attribute: the column (value + 1 by number), until an item has two of its values.
         var columns = [[UInt32]](repeating: [], count: attributeCount)
         var hasColumn = [Bool](repeating: true, count: attributeCount)
-        for attribute in 0..<attributeCount { columns[attribute] = [UInt32](repeating: 0, count: slots) }
+        for attribute in 0..<attributeCount {
+            columns[attribute].reserveCapacity(slots + slots / 8)
+            columns[attribute].append(contentsOf: repeatElement(0, count: slots))
+        }
         try itemValues.withUnsafeBufferPointer { (itemValues) throws(StoredFormatError) in
             for slot in 0..<slots {
                 for index in Int(valueBounds[slot])..<Int(valueBounds[slot + 1]) {
@@ -190,8 +210,37 @@ extension Catalog {
                 }
             }
         }
-        return ForwardIndex(wordCount: Int(bounds.last ?? 0), bounds: bounds, lengths: lengths, orders: orders, isLive: live.map { $0 != 0 },
+        return ForwardIndex(wordCount: Int(bounds.last ?? 0), bounds: bounds, lengths: lengths, orders: orders, isLive: live,
                             itemValues: itemValues, valueBounds: valueBounds, valuePostings: valuePostings,
                             columns: (0..<attributeCount).map { hasColumn[$0] ? columns[$0] : nil })
+    }
+
+    /// Field tags as stored: when every tag is of the first three fields and the sole-word flag
+    /// (most catalogs), a 1 and two tags a byte (a fifth of a large catalog's index was tags);
+    /// otherwise a 0 and a byte each.
+    static func packed(tags: [UInt8]) -> [UInt8] {
+        guard tags.allSatisfy({ $0 & 0x78 == 0 }) else { return [0] + tags }
+        var packed = [UInt8](repeating: 0, count: 1 + (tags.count + 1) / 2)
+        packed[0] = 1
+        for (index, tag) in tags.enumerated() { packed[1 + index / 2] |= (tag & 0x07 | tag >> 4) << (4 * UInt8(index % 2)) }
+        return packed
+    }
+
+    /// The `count` tags ``packed(tags:)`` stored in `bytes`.
+    static func unpacked(tags bytes: UnsafeRawBufferPointer, count: Int) throws(StoredFormatError) -> [UInt8] {
+        guard let kind = bytes.first else { throw .corrupt("tags") }
+        let stored = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
+        guard kind == 1 else {
+            guard kind == 0, stored.count == count else { throw .corrupt("tags") }
+            return Array(stored)
+        }
+        guard stored.count == (count + 1) / 2 else { throw .corrupt("tags") }
+        return [UInt8](unsafeUninitializedCapacity: count) { tags, initialized in
+            for index in 0..<count {
+                let nibble = stored[index / 2] >> (4 * UInt8(index % 2)) & 0x0F
+                tags[index] = nibble & 0x07 | (nibble & 0x08) << 4
+            }
+            initialized = count
+        }
     }
 }

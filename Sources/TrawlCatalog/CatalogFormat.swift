@@ -18,9 +18,10 @@ import TrawlConcurrency
 ///   blocks           the live items in number order, in blocks (CatalogBlock), back to back
 ///   block ends       u64 per block; block checksums: u64 per block
 ///   ids              the ids in byte order with their internal numbers (StoredIDs)
-///   word index       the forward index (words, field bounds, insertion orders as varints;
-///                    a byte per number: live), the postings (per word: length, gaps) and a
-///                    byte of field tags each, each item's attribute values (varints, bounds),
+///   word index       the forward index (words, field bounds, each insertion order's
+///                    distance from its number, the retired numbers: varints), the postings (per
+///                    word: length, gaps) and their field tags (two a byte when they fit), each
+///                    item's attribute values (varints, bounds),
 ///                    the vocabulary (bytes, starts, byte order) and the prefix lists (keys,
 ///                    lists, tags, each word's lists); ascending varints are stored as gaps
 /// ```

@@ -171,7 +171,7 @@ extension PrefixPostings {
         for (key, list) in numbers { keys[Int(list)] = key }
         writer.append(values: keys)
         writer.append(lists: items)
-        writer.append(values: fieldTags.flatMap { $0 })
+        writer.append(Catalog.packed(tags: fieldTags.flatMap { $0 }))
         writer.append(varints: wordLists.map { UInt32(bitPattern: $0 + 1) })
     }
 
@@ -181,7 +181,7 @@ extension PrefixPostings {
     init(sections reader: StoredSections.Reader, first: Int, chosenAt: Int, slotCount: Int, wordCount: Int) throws(StoredFormatError) {
         let keys = try reader.values(first, as: UInt64.self)
         items = try reader.lists(first + 1, count: keys.count, below: slotCount)
-        let tags = try reader.array(first + 2)
+        let tags = try Catalog.unpacked(tags: reader.bytes(first + 2), count: items.reduce(0) { $0 + $1.count })
         var start = 0
         for list in items {
             guard list.count <= tags.count - start else { throw .corrupt("prefix lists") }

@@ -145,13 +145,15 @@ package enum StoredSections {
         /// Section `index` as ``Writer/append(varints:ascending:)`` wrote it; `count`, when given,
         /// is how many values there must be, and each must be below `limit`. Throws on a varint
         /// past 32 bits or the section's end, or a sum past 32 bits.
-        package func varints(_ index: Int, ascending: Bool = false, count: Int? = nil,
-                             below limit: UInt32 = .max) throws(StoredFormatError) -> [UInt32] {
+        package func varints(_ index: Int, ascending: Bool = false, count: Int? = nil, below limit: UInt32 = .max,
+                             spare: Bool = false) throws(StoredFormatError) -> [UInt32] {
             var decoder = VarintDecoder(try bytes(index))
             let stored = try decoder.count()
             guard count.map({ $0 == stored }) ?? true else { throw .corrupt("section \(index) length") }
-            let values = try [UInt32](unsafeUninitializedCapacity: stored) { (values, initialized) throws(StoredFormatError) in
-                let largest = try decoder.decode(into: values, ascending: ascending)
+            // With `spare`, room for an eighth more: an array read full copies itself whole at
+            // its first append (a catalog's forward index, at its first update).
+            let values = try [UInt32](unsafeUninitializedCapacity: spare ? stored + stored / 8 : stored) { (values, initialized) throws(StoredFormatError) in
+                let largest = try decoder.decode(into: UnsafeMutableBufferPointer(rebasing: values[0..<stored]), ascending: ascending)
                 initialized = stored
                 guard stored == 0 || largest < limit || limit == .max else { throw .corrupt("section \(index) values") }
             }
