@@ -28,7 +28,7 @@ import TrawlConcurrency
 /// Strings are a varint byte count and UTF-8 bytes; checksums are the tree index's FNV-1a;
 /// integers are little-endian. The word index is stored as it is searched, so opening a catalog
 /// reads its sections once, checks every number it will use as an index, and splits, folds,
-/// posts and sorts nothing; the items stay in the file until shown (``StoredItems``), each block
+/// posts and sorts nothing; the items stay in the file until shown (`StoredItems`), each block
 /// checked against its own checksum then. The searched texts are stored as the ranks of their
 /// words and separators in the lexicon, so the blocks stay about the size of the text's entropy.
 /// Versions 1 (every name and value as text in each item, nothing compressed), 2 (each block's

@@ -8,7 +8,7 @@ import TrawlStorage
 
 /// Where a catalog lives on disk and how it is written: `FOLDER/catalog`, the catalog as last
 /// written whole (``CatalogFormat``), and `FOLDER/changes`, the items upserted and ids deleted
-/// since (``CatalogChanges``), each replaced atomically; writers take `FOLDER/lock` in turn.
+/// since (`CatalogChanges`), each replaced atomically; writers take `FOLDER/lock` in turn.
 ///
 /// A few changes are recorded in a file of their size; once they are large beside the catalog
 /// (an eighth of its bytes), the catalog is written whole with them and the changes go. Each step
