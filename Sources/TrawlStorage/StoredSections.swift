@@ -164,7 +164,10 @@ package enum StoredSections {
         /// Section `index` as ``Writer/append(lists:)`` wrote it: `count` lists, each strictly
         /// ascending (its coding says so) with values below `limit`.
         package func lists(_ index: Int, count: Int, below limit: Int) throws(StoredFormatError) -> [[UInt32]] {
-            var decoder = VarintDecoder(try bytes(index))
+            let bytes = try bytes(index)
+            // A list takes a byte at least: a larger count is not room to make.
+            guard count <= bytes.count else { throw .corrupt("section \(index) length") }
+            var decoder = VarintDecoder(bytes)
             var lists: [[UInt32]] = []
             lists.reserveCapacity(count)
             for _ in 0..<count {
