@@ -17,18 +17,7 @@ package struct CatalogAddRun: Sendable {
     /// Runs it; returns the exit code (0 recorded, 2 a line was bad or nothing could be recorded).
     package func run() -> Int32 {
         let start = monotonicNanoseconds()
-        let read: FileBytes
-        if items == "-" {
-            read = FileBytes(Console.readStandardInput())
-        } else {
-            do {
-                let descriptor = try FileDescriptor.open(items, .readOnly, options: .closeOnExec)
-                read = try descriptor.closeAfter { try FileBytes.read(descriptor) }
-            } catch {
-                Console.error("\(items): \(error)")
-                return 2
-            }
-        }
+        guard let read = readItemsFile(items) else { return 2 }
         let lines = CatalogLines(parsing: read, fields: [])
         let parsed = Array(lines)
         let summary = lines.summary

@@ -22,18 +22,7 @@ package struct CatalogBuildRun: Sendable {
     /// Runs it; returns the exit code (0 built, 2 a line was bad or the catalog could not be written).
     package func run() -> Int32 {
         let start = monotonicNanoseconds()
-        let read: FileBytes
-        if items == "-" {
-            read = FileBytes(Console.readStandardInput())
-        } else {
-            do {
-                let descriptor = try FileDescriptor.open(items, .readOnly, options: .closeOnExec)
-                read = try descriptor.closeAfter { try FileBytes.read(descriptor) }
-            } catch {
-                Console.error("\(items): \(error)")
-                return 2
-            }
-        }
+        guard let read = readItemsFile(items) else { return 2 }
         let lines = CatalogLines(parsing: read, fields: fields)
         // Encoded without the word index, which a search's load builds.
         var encoded = CatalogFormat.encode(lines, fields: fields, scopeAttribute: scopeAttribute, expectedCount: lines.expectedCount)
@@ -65,6 +54,19 @@ package struct CatalogBuildRun: Sendable {
                 + "stored in \(CatalogStore.path(in: folder)), \(formatSeconds(monotonicNanoseconds() - start))\n")
         }
         return summary.problems.isEmpty ? 0 : 2
+    }
+}
+
+/// The bytes of the JSON Lines file at `path` ("-": standard input), or nil after saying why
+/// it cannot be read.
+func readItemsFile(_ path: FilePath) -> FileBytes? {
+    guard path != "-" else { return FileBytes(Console.readStandardInput()) }
+    do {
+        let descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        return try descriptor.closeAfter { try FileBytes.read(descriptor) }
+    } catch {
+        Console.error("\(path): \(error)")
+        return nil
     }
 }
 

@@ -8,10 +8,8 @@ import TrawlStorage
 ///                    u64 checksum of the 28 bytes before it
 /// body               u64 the base it applies to (bytes 28..<36 of the catalog file: its
 ///                    header's checksum, which covers every checksum of its content);
-///                    varint change count, then each change: byte 1 and an item (string id,
-///                    varint field count, each: string name, string text; varint attribute
-///                    count, each: string name, varint value count, string values), or byte 2
-///                    and a string id (deleted)
+///                    varint change count, then each change: byte 1 and an item as text
+///                    (``append(_:to:)``), or byte 2 and a string id (deleted)
 /// ```
 /// A few changes cost a file of their size, not a catalog written again; the changes are written
 /// into the catalog once they are large beside it (``CatalogStore/upsert(_:in:)``). Changes for
@@ -38,18 +36,7 @@ struct CatalogChanges: Sendable, Equatable {
             switch change {
             case .upsert(let item):
                 body.append(1)
-                CatalogBlock.appendString(item.id, to: &body)
-                StoredFormat.appendVarint(UInt64(item.fields.count), to: &body)
-                for (name, text) in item.fields.sorted(by: { $0.key < $1.key }) {
-                    CatalogBlock.appendString(name, to: &body)
-                    CatalogBlock.appendString(text, to: &body)
-                }
-                StoredFormat.appendVarint(UInt64(item.attributes.count), to: &body)
-                for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
-                    CatalogBlock.appendString(name, to: &body)
-                    StoredFormat.appendVarint(UInt64(values.count), to: &body)
-                    for value in values { CatalogBlock.appendString(value, to: &body) }
-                }
+                Self.append(item, to: &body)
             case .delete(let id):
                 body.append(2)
                 CatalogBlock.appendString(id, to: &body)
@@ -82,24 +69,46 @@ struct CatalogChanges: Sendable, Equatable {
         base = try reader.uint64()
         for _ in 0..<(try reader.count()) {
             switch try reader.byte() {
-            case 1:
-                var item = CatalogItem(id: try CatalogBlock.string(&reader))
-                for _ in 0..<(try reader.count()) {
-                    let name = try CatalogBlock.string(&reader)
-                    item.fields[name] = try CatalogBlock.string(&reader)
-                }
-                for _ in 0..<(try reader.count()) {
-                    let name = try CatalogBlock.string(&reader)
-                    var values: [String] = []
-                    for _ in 0..<(try reader.count()) { values.append(try CatalogBlock.string(&reader)) }
-                    item.attributes[name] = values
-                }
-                changes.append(.upsert(item))
+            case 1: changes.append(.upsert(try Self.item(&reader)))
             case 2: changes.append(.delete(try CatalogBlock.string(&reader)))
             default: throw .corrupt("a change of no kind")
             }
         }
         guard reader.position == bytes.count else { throw .corrupt("trailing bytes") }
+    }
+
+    /// Appends `item` as text: string id, varint field count, each: string name, string text;
+    /// varint attribute count, each: string name, varint value count, string values (names in
+    /// order). Catalog format 1 stored its items so too.
+    static func append(_ item: CatalogItem, to out: inout [UInt8]) {
+        CatalogBlock.appendString(item.id, to: &out)
+        StoredFormat.appendVarint(UInt64(item.fields.count), to: &out)
+        for (name, text) in item.fields.sorted(by: { $0.key < $1.key }) {
+            CatalogBlock.appendString(name, to: &out)
+            CatalogBlock.appendString(text, to: &out)
+        }
+        StoredFormat.appendVarint(UInt64(item.attributes.count), to: &out)
+        for (name, values) in item.attributes.sorted(by: { $0.key < $1.key }) {
+            CatalogBlock.appendString(name, to: &out)
+            StoredFormat.appendVarint(UInt64(values.count), to: &out)
+            for value in values { CatalogBlock.appendString(value, to: &out) }
+        }
+    }
+
+    /// The item ``append(_:to:)`` wrote at `reader`.
+    static func item(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) -> CatalogItem {
+        var item = CatalogItem(id: try CatalogBlock.string(&reader))
+        for _ in 0..<(try reader.count()) {
+            let name = try CatalogBlock.string(&reader)
+            item.fields[name] = try CatalogBlock.string(&reader)
+        }
+        for _ in 0..<(try reader.count()) {
+            let name = try CatalogBlock.string(&reader)
+            var values: [String] = []
+            for _ in 0..<(try reader.count()) { values.append(try CatalogBlock.string(&reader)) }
+            item.attributes[name] = values
+        }
+        return item
     }
 
     /// Applies the changes to `catalog`, in order (runs of upserts at once).

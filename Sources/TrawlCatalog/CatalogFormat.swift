@@ -328,20 +328,7 @@ public enum CatalogFormat {
     /// Version 1: each item with its names and values as text.
     private static func version1Items(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) -> [CatalogItem] {
         var items: [CatalogItem] = []
-        for _ in 0..<(try reader.count()) {
-            var item = CatalogItem(id: try CatalogBlock.string(&reader))
-            for _ in 0..<(try reader.count()) {
-                let name = try CatalogBlock.string(&reader)
-                item.fields[name] = try CatalogBlock.string(&reader)
-            }
-            for _ in 0..<(try reader.count()) {
-                let name = try CatalogBlock.string(&reader)
-                var values: [String] = []
-                for _ in 0..<(try reader.count()) { values.append(try CatalogBlock.string(&reader)) }
-                item.attributes[name] = values
-            }
-            items.append(item)
-        }
+        for _ in 0..<(try reader.count()) { items.append(try CatalogChanges.item(&reader)) }
         return items
     }
 }
