@@ -30,11 +30,9 @@ public enum CatalogStore {
     }
 
     /// Writes the catalog `encoded` holds (``CatalogFormat``) into `folder` (created with its
-    /// parents when missing), atomically; changes recorded for the catalog it replaces go.
+    /// parents when missing), atomically; changes recorded for the catalog it replaces go. In
+    /// the default folder, every folder on the way must be a real one, not a link.
     public static func save(encoded: CatalogFormat.Encoded, in folder: FilePath) throws {
-        // The default folder is the tree's own (a tree may ship `.trawl` as a link out of it):
-        // each of its folders must be a real one. A folder the user names is taken as named.
-        try makeFolders(folder, followingLinks: folder != defaultFolder)
         try withLock(in: folder) { () throws(Errno) in try replace(encoded: encoded, in: folder) }
     }
 
@@ -172,6 +170,9 @@ public enum CatalogStore {
     /// Runs `body` holding `folder`'s lock (`FOLDER/lock`, a regular file opened without
     /// following a link), so that writers take turns and none overwrites another's changes.
     private static func withLock<Result, Failure: Error>(in folder: FilePath, _ body: () throws(Failure) -> Result) throws -> Result {
+        // The default folder is the tree's own, and a tree may ship `.trawl` as a link out of
+        // it: nothing is written through one (a folder the user names is taken as named).
+        try makeFolders(folder, followingLinks: folder != defaultFolder)
         let opened = folder.appending("lock").withPlatformString { open($0, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644) }
         guard opened >= 0 else { throw errno == ELOOP ? StoredFormatError.unusable("\(folder.appending("lock")): a symbolic link; refused") : Errno(rawValue: errno) }
         defer { close(opened) }

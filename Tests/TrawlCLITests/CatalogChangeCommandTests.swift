@@ -37,6 +37,25 @@ import TrawlCatalog
         #expect(try trawl(["catalog", "search", "quokkazebra"], in: folder).status == 1)
     }
 
+    /// A tree whose `.trawl` is a link out of it (planted with a catalog there): `add` and
+    /// `delete` refuse to write through it, and nothing appears beside that catalog.
+    @Test func changesAreNotWrittenThroughALinkedTrawlFolder() throws {
+        let outside = try builtFolder()
+        let tree = scratchURL("catalog-changes-linked")
+        try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: tree.appendingPathComponent(".trawl").path,
+                                                   withDestinationPath: outside.appendingPathComponent(".trawl").path)
+        try Data(#"{"id": "planted", "fields": {"title": "planted"}}"#.utf8).write(to: tree.appendingPathComponent("add.jsonl"))
+        let store = outside.appendingPathComponent(".trawl/catalog")
+        let before = try FileManager.default.contentsOfDirectory(atPath: store.path).sorted()
+        let add = try trawl(["catalog", "add", "add.jsonl"], in: tree)
+        #expect(add.status == 2, "\(add.stderr)")
+        #expect(try trawl(["catalog", "delete", "0ad"], in: tree).status == 2)
+        #expect(try trawl(["catalog", "build", "add.jsonl"], in: tree).status == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.path).sorted() == before)
+        #expect(try trawl(["catalog", "search", "planted"], in: outside).status == 1)
+    }
+
     @Test func changesWithoutACatalogAreErrors() throws {
         let folder = scratchURL("catalog-changes-none")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
