@@ -109,16 +109,7 @@ extension Catalog {
     private static func readLists(_ reader: StoredSections.Reader, first: Int,
                                   counts: IndexCounts) throws(StoredFormatError) -> ([[UInt32]], [[UInt8]], PrefixPostings) {
         let postings = try reader.lists(first + 4, count: counts.words, below: counts.slots)
-        let tags = try Self.unpacked(tags: reader.bytes(first + 5), count: postings.reduce(0) { $0 + $1.count })
-        var postingTags: [[UInt8]] = []
-        postingTags.reserveCapacity(postings.count)
-        var start = 0
-        for list in postings {
-            guard list.count <= tags.count - start else { throw .corrupt("posting tags") }
-            postingTags.append(Array(tags[start..<(start + list.count)]))
-            start += list.count
-        }
-        guard start == tags.count else { throw .corrupt("posting tags") }
+        let postingTags = try Self.tags(reader.bytes(first + 5), beside: postings)
         let prefixes = try PrefixPostings(sections: reader, first: first + 8 + Vocabulary.sectionCount, chosenAt: counts.prefixChosenAt,
                                           slotCount: counts.slots, wordCount: counts.words)
         return (postings, postingTags, prefixes)
@@ -226,8 +217,18 @@ extension Catalog {
         return packed
     }
 
+    /// The tags ``packed(tags:)`` stored in `bytes`, one beside each item of `lists`, list by list.
+    static func tags(_ bytes: UnsafeRawBufferPointer, beside lists: [[UInt32]]) throws(StoredFormatError) -> [[UInt8]] {
+        let tags = try unpacked(tags: bytes, count: lists.reduce(0) { $0 + $1.count })
+        var start = 0
+        return lists.map { list in
+            defer { start += list.count }
+            return Array(tags[start..<(start + list.count)])
+        }
+    }
+
     /// The `count` tags ``packed(tags:)`` stored in `bytes`.
-    static func unpacked(tags bytes: UnsafeRawBufferPointer, count: Int) throws(StoredFormatError) -> [UInt8] {
+    private static func unpacked(tags bytes: UnsafeRawBufferPointer, count: Int) throws(StoredFormatError) -> [UInt8] {
         guard let kind = bytes.first else { throw .corrupt("tags") }
         let stored = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
         guard kind == 1 else {

@@ -27,6 +27,14 @@ struct CatalogChanges: Sendable, Equatable {
     var base: UInt64
     var changes: [Change] = []
 
+    /// Checks the header of a changes file of `fileSize` bytes (its first bytes are `header`).
+    @discardableResult
+    static func checkHeader(_ header: [UInt8], fileSize: Int) throws(StoredFormatError) -> StoredHeader {
+        let checked = try StoredHeader(checking: header, magic: magic, versions: version...version)
+        guard checked.first == UInt64(fileSize - StoredHeader.length) else { throw .corrupt("truncated") }
+        return checked
+    }
+
     /// The stored bytes.
     var encoded: [UInt8] {
         var body: [UInt8] = []
@@ -42,12 +50,7 @@ struct CatalogChanges: Sendable, Equatable {
                 CatalogBlock.appendString(id, to: &body)
             }
         }
-        var header = Self.magic
-        StoredFormat.appendUInt(UInt64(Self.version), 4, to: &header)
-        StoredFormat.appendUInt(UInt64(body.count), 8, to: &header)
-        StoredFormat.appendUInt(StoredFormat.checksum(body[...]), 8, to: &header)
-        StoredFormat.appendUInt(StoredFormat.checksum(header[...]), 8, to: &header)
-        return header + body
+        return StoredHeader(version: Self.version, first: UInt64(body.count), second: StoredFormat.checksum(body[...])).bytes(magic: Self.magic) + body
     }
 
     init(base: UInt64, changes: [Change] = []) {
@@ -58,14 +61,9 @@ struct CatalogChanges: Sendable, Equatable {
     /// The changes `bytes` hold; throws when they are not changes, of another version, truncated
     /// or corrupt.
     init(decoding bytes: [UInt8]) throws(StoredFormatError) {
-        let headerLength = CatalogFormat.headerLength
-        guard bytes.count >= headerLength, Array(bytes[0..<8]) == Self.magic else { throw .notAnIndex }
-        let version = UInt32(StoredFormat.readUInt(bytes, 8, 4))
-        guard version == Self.version else { throw .unsupportedVersion(version) }
-        guard StoredFormat.readUInt(bytes, 28, 8) == StoredFormat.checksum(bytes[0..<28]) else { throw .corrupt("header checksum") }
-        guard StoredFormat.readUInt(bytes, 12, 8) == UInt64(bytes.count - headerLength) else { throw .corrupt("truncated") }
-        guard StoredFormat.readUInt(bytes, 20, 8) == StoredFormat.checksum(bytes[headerLength...]) else { throw .corrupt("body checksum") }
-        var reader = StoredFormat.Reader(bytes: bytes, position: headerLength, end: bytes.count)
+        let header = try Self.checkHeader(bytes, fileSize: bytes.count)
+        guard header.second == StoredFormat.checksum(bytes[StoredHeader.length...]) else { throw .corrupt("body checksum") }
+        var reader = StoredFormat.Reader(bytes: bytes, position: StoredHeader.length, end: bytes.count)
         base = try reader.uint64()
         for _ in 0..<(try reader.count()) {
             switch try reader.byte() {

@@ -38,7 +38,7 @@ public enum CatalogFormat {
     static let magic: [UInt8] = Array("TRAWLCT\0".utf8)
     /// The format version this Trawl writes (older versions still load).
     public static let version: UInt32 = 4
-    static let headerLength = 36
+    static let headerLength = StoredHeader.length
 
     /// A stored catalog's bytes in the parts they were made in: the header, the section table,
     /// then the sections (each block a part of its own). Written one after another they are the
@@ -92,11 +92,8 @@ public enum CatalogFormat {
         catalog.appendIndexSections(to: &writer)
         precondition(writer.count == Section.count, "the sections of version 4")
         let body = writer.parts
-        var header = magic
-        StoredFormat.appendUInt(UInt64(version), 4, to: &header)
-        StoredFormat.appendUInt(UInt64(4 + body.reduce(0) { $0 + $1.count }), 8, to: &header)
-        StoredFormat.appendUInt(StoredFormat.checksum(body[0][...]), 8, to: &header)
-        StoredFormat.appendUInt(StoredFormat.checksum(header[...]), 8, to: &header)
+        let header = StoredHeader(version: version, first: UInt64(4 + body.reduce(0) { $0 + $1.count }),
+                                  second: StoredFormat.checksum(body[0][...])).bytes(magic: magic)
         return Encoded(parts: [header + [0, 0, 0, 0]] + body, count: numbers.count)
     }
 
@@ -180,11 +177,7 @@ public enum CatalogFormat {
     /// Checks a stored catalog's `header` (its first bytes) against the size of the file it
     /// starts: magic, version, its own checksum, and a body length that is the rest of the file.
     static func checkHeader(_ header: [UInt8], fileSize: Int) throws(StoredFormatError) {
-        guard header.count >= headerLength, Array(header[0..<8]) == magic else { throw .notAnIndex }
-        let version = UInt32(StoredFormat.readUInt(header, 8, 4))
-        guard (1...Self.version).contains(version) else { throw .unsupportedVersion(version) }
-        guard StoredFormat.readUInt(header, 28, 8) == StoredFormat.checksum(header[0..<28]) else { throw .corrupt("header checksum") }
-        guard StoredFormat.readUInt(header, 12, 8) == UInt64(fileSize - headerLength) else { throw .corrupt("truncated") }
+        guard try StoredHeader(checking: header, magic: magic, versions: 1...version).first == UInt64(fileSize - headerLength) else { throw .corrupt("truncated") }
     }
 
     /// The catalog `bytes` hold; throws when they are not a catalog, of another version, truncated

@@ -54,13 +54,7 @@ public enum CatalogStore {
     public static func load(from folder: FilePath) throws -> Catalog {
         // The changes first: a catalog written whole after they were read holds them (their base
         // no longer matches), and changes read after the catalog could be newer than both.
-        let changes = try readChanges(in: folder)
-        let (file, identity) = try readStored(path(in: folder)) { header, size throws(StoredFormatError) in
-            try CatalogFormat.checkHeader(header, fileSize: size)
-        }
-        var catalog = try CatalogFormat.decode(file)
-        if let changes, changes.base == identity { changes.apply(to: &catalog) }
-        return catalog
+        try load(from: folder, applying: try readChanges(in: folder))
     }
 
     /// Records `items` as upserted into the catalog stored in `folder` (a later item with an id
@@ -103,13 +97,11 @@ public enum CatalogStore {
         }
     }
 
-    /// The catalog stored in `folder` with `changes` applied instead of its recorded ones.
-    private static func load(from folder: FilePath, applying changes: CatalogChanges) throws -> Catalog {
-        let (file, identity) = try readStored(path(in: folder)) { header, size throws(StoredFormatError) in
-            try CatalogFormat.checkHeader(header, fileSize: size)
-        }
+    /// The catalog stored in `folder` with `changes` applied (when they are for it).
+    private static func load(from folder: FilePath, applying changes: CatalogChanges?) throws -> Catalog {
+        let (file, identity) = try readStored(path(in: folder), check: CatalogFormat.checkHeader)
         var catalog = try CatalogFormat.decode(file)
-        if changes.base == identity { changes.apply(to: &catalog) }
+        if let changes, changes.base == identity { changes.apply(to: &catalog) }
         return catalog
     }
 
@@ -117,9 +109,7 @@ public enum CatalogStore {
     private static func readChanges(in folder: FilePath) throws -> CatalogChanges? {
         do {
             let (file, _) = try readStored(changesPath(in: folder)) { header, size throws(StoredFormatError) in
-                guard header.count == CatalogFormat.headerLength, StoredFormat.readUInt(header, 12, 8) == UInt64(size - CatalogFormat.headerLength) else {
-                    throw .corrupt("truncated")
-                }
+                try CatalogChanges.checkHeader(header, fileSize: size)
             }
             return try CatalogChanges(decoding: file.withBytes { Array($0) })
         } catch Errno.noSuchFileOrDirectory {
@@ -130,10 +120,16 @@ public enum CatalogStore {
     /// The identity (header checksum) and size of the catalog file at `file`.
     private static func readHeader(_ file: FilePath) throws -> (identity: UInt64, size: Int) {
         try openRegular(file) { descriptor, size in
-            let header = try readExactly(descriptor.rawValue, at: 0, count: min(size, CatalogFormat.headerLength))
-            try CatalogFormat.checkHeader(header, fileSize: size)
-            return (StoredFormat.readUInt(header, 28, 8), size)
+            (StoredHeader.checksum(of: try checkedHeader(descriptor, size: size, check: CatalogFormat.checkHeader)), size)
         }
+    }
+
+    /// The first bytes of the open file of `size` bytes, after `check` accepted them and the size.
+    private static func checkedHeader(_ descriptor: FileDescriptor, size: Int,
+                                      check: ([UInt8], Int) throws(StoredFormatError) -> Void) throws -> [UInt8] {
+        let header = try readExactly(descriptor.rawValue, at: 0, count: min(size, StoredHeader.length))
+        try check(header, size)
+        return header
     }
 
     /// The bytes of the stored file at `file` (mapped when large) and its header's checksum,
@@ -141,12 +137,11 @@ public enum CatalogStore {
     private static func readStored(_ file: FilePath,
                                    check: ([UInt8], Int) throws(StoredFormatError) -> Void) throws -> (FileBytes, UInt64) {
         try openRegular(file) { descriptor, size in
-            let header = try readExactly(descriptor.rawValue, at: 0, count: min(size, CatalogFormat.headerLength))
-            try check(header, size)
+            let header = try checkedHeader(descriptor, size: size, check: check)
             guard size <= sizeLimit else { throw StoredFormatError.corrupt("a file of \(size) bytes, more than any catalog holds") }
             // Mapped when large (``FileBytes``): a version 4 catalog's items are read from it
             // when shown, and the rest of it is copied out once.
-            return (try FileBytes.read(descriptor), StoredFormat.readUInt(header, 28, 8))
+            return (try FileBytes.read(descriptor), StoredHeader.checksum(of: header))
         }
     }
 

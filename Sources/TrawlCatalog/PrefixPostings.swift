@@ -181,15 +181,9 @@ extension PrefixPostings {
     init(sections reader: StoredSections.Reader, first: Int, chosenAt: Int, slotCount: Int, wordCount: Int) throws(StoredFormatError) {
         let keys = try reader.values(first, as: UInt64.self)
         items = try reader.lists(first + 1, count: keys.count, below: slotCount)
-        let tags = try Catalog.unpacked(tags: reader.bytes(first + 2), count: items.reduce(0) { $0 + $1.count })
-        var start = 0
-        for list in items {
-            guard list.count <= tags.count - start else { throw .corrupt("prefix lists") }
-            fieldTags.append(Array(tags[start..<(start + list.count)]))
-            start += list.count
-        }
+        fieldTags = try Catalog.tags(reader.bytes(first + 2), beside: items)
         let wordLists = try reader.varints(first + 3)
-        guard start == tags.count, wordLists.count <= wordCount * Self.longestPrefix, wordLists.count % Self.longestPrefix == 0,
+        guard wordLists.count <= wordCount * Self.longestPrefix, wordLists.count % Self.longestPrefix == 0,
               wordLists.allSatisfy({ $0 <= UInt32(keys.count) }), chosenAt <= slotCount else {
             throw .corrupt("prefix lists")
         }

@@ -428,11 +428,7 @@ package enum TreeIndexFormat {
     /// A segment's bytes: the header, the trigram table (`keyCount` entries, its checksum
     /// appended here) and the lists.
     static func segment(table: [UInt8], keyCount: Int, lists: [UInt8]) -> [UInt8] {
-        var out = segmentMagic
-        StoredFormat.appendUInt(UInt64(version), 4, to: &out)
-        StoredFormat.appendUInt(UInt64(keyCount), 8, to: &out)
-        StoredFormat.appendUInt(UInt64(lists.count), 8, to: &out)
-        StoredFormat.appendUInt(StoredFormat.checksum(out[...]), 8, to: &out)
+        let out = StoredHeader(version: version, first: UInt64(keyCount), second: UInt64(lists.count)).bytes(magic: segmentMagic)
         var tableChecksum: [UInt8] = []
         StoredFormat.appendUInt(StoredFormat.checksum(table[...]), 8, to: &tableChecksum)
         return out + table + tableChecksum + lists
@@ -445,11 +441,8 @@ package enum TreeIndexFormat {
 
     /// Checks a header (magic, version, own checksum); returns the first u64 after the version.
     static func checkHeader(_ header: [UInt8], magic: [UInt8], total: Int) throws(Error) -> Int {
-        guard total >= headerLength, header.count >= headerLength, Array(header[0..<8]) == magic else { throw .notAnIndex }
-        let version = UInt32(StoredFormat.readUInt(header, 8, 4))
-        guard version == TreeIndexFormat.version else { throw .unsupportedVersion(version) }
-        guard StoredFormat.readUInt(header, headerLength - 8, 8) == StoredFormat.checksum(header[0..<(headerLength - 8)]) else { throw .corrupt("header checksum") }
-        return Int(clamping: StoredFormat.readUInt(header, 12, 8))
+        guard total >= headerLength else { throw .notAnIndex }
+        return Int(clamping: try StoredHeader(checking: header, magic: magic, versions: version...version).first)
     }
 }
 
