@@ -128,6 +128,12 @@ package struct CatalogSearchRun: Sendable {
         }
         var searcher = CatalogSearcher()
         let results = searcher.search(CatalogQuery(text: text, filters: filters, limit: limit, facets: facets, matchesInsideWords: matchesInsideWords), in: catalog)
+        // A stored catalog's parts are checked as they are read: damage the search ran into is
+        // reported rather than results that may lack items.
+        if let damage = catalog.damage {
+            Console.error("\(CatalogStore.path(in: folder)): cannot read the catalog: \(damage) (build it again with trawl catalog build)")
+            return 2
+        }
         var output: [UInt8] = []
         if json {
             for (index, hit) in results.hits.enumerated() {

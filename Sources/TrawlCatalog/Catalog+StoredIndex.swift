@@ -2,14 +2,14 @@ import Dispatch
 import TrawlConcurrency
 import TrawlStorage
 
-/// The word index as ``CatalogFormat`` version 4 stores it: each array as a section of varints
-/// (ascending ones as their gaps), each list of lists as lengths and gaps, flags and tags as
-/// bytes. Reading one decodes the sections and checks every number that is used as an index (a
-/// stored catalog may come from anywhere): loading is linear in what is stored and nothing is
-/// split, folded, posted or sorted again.
+/// The word index as ``CatalogFormat`` version 5 stores it, laid out to be read where it lies
+/// (``StoredIndex``): the forward index as one record per item found through a table of starts,
+/// each list of postings found through a table of starts, facet columns at fixed width. Opening
+/// reads the small sections; the rest is decoded a record or a list at a time while searching,
+/// and whole only when the catalog is updated (``materializeIndex()``).
 extension Catalog {
     /// How many sections ``appendIndexSections(to:)`` writes.
-    static let indexSectionCount = 8 + Vocabulary.sectionCount + PrefixPostings.sectionCount
+    static let indexSectionCount = StoredIndex.Section.count
 
     /// The counts a stored index is read with (kept with the catalog's tables).
     struct IndexCounts: Sendable {
@@ -18,192 +18,208 @@ extension Catalog {
         var nextOrder: Int
         var prefixChosenAt: Int
         var words: Int
+        /// How many words the forward index holds (all items' fields together).
+        var wordOccurrences: Int
     }
 
     var indexCounts: IndexCounts {
-        IndexCounts(slots: slotCount, live: count, nextOrder: Int(nextOrder), prefixChosenAt: prefixPostings.chosenAt, words: vocabulary.count)
+        IndexCounts(slots: slotCount, live: count, nextOrder: Int(nextOrder), prefixChosenAt: prefixPostings.chosenAt, words: vocabulary.count,
+                    wordOccurrences: wordOccurrenceCount)
     }
 
-    /// Writes the forward index (words, field bounds, insertion orders, live numbers), the
-    /// postings and their tags, each item's attribute values, the vocabulary and the prefix lists
-    /// (every item posted: a finished update). What follows from these (lengths, the attribute
-    /// values' postings and columns) is made again when read.
+    /// Writes the forward index (starts, records, lengths), the insertion orders that are not
+    /// their numbers, the retired numbers, the postings with their tags, the facet columns, the
+    /// values of attributes with no column, the items by value, the vocabulary and the prefix
+    /// lists (every item posted: a finished update). What follows from these (the attributes'
+    /// values and posting counts) is made again when read.
     func appendIndexSections(to writer: inout StoredSections.Writer) {
         precondition(postedSlotCount == slotCount, "a catalog is stored with every item posted")
-        writer.append(varints: words)
-        writer.append(varints: bounds, ascending: true)
-        // Insertion orders as their distance from the number (zigzag): 0 for most items.
-        writer.append(varints: orders.indices.map { slot in
-            let distance = Int64(orders[slot]) - Int64(slot)
-            return UInt32(truncatingIfNeeded: distance << 1 ^ distance >> 63)
-        })
+        precondition(storedIndex == nil, "a stored index is materialized before it is stored again")
+        let stride = fields.count + 1
+        var starts = [UInt32](), records = [UInt8](), itemLengths = [UInt8]()
+        starts.reserveCapacity(slotCount + 1)
+        records.reserveCapacity(words.count * 2 + slotCount * stride)
+        itemLengths.reserveCapacity(slotCount)
+        for slot in 0..<slotCount {
+            starts.append(UInt32(records.count))
+            let base = slot * stride
+            for field in 0..<fields.count { StoredFormat.appendVarint(UInt64(bounds[base + field + 1] - bounds[base + field]), to: &records) }
+            for word in words[Int(bounds[base])..<Int(bounds[base + fields.count])] { StoredFormat.appendVarint(UInt64(word), to: &records) }
+            itemLengths.append(UInt8(min(255, lengths[slot])))
+            precondition(records.count <= Int(UInt32.max), "a forward index of fewer than 4 GiB")
+        }
+        starts.append(UInt32(records.count))
+        writer.append(values: starts)
+        writer.append(records)
+        writer.append(itemLengths)
+        // Insertion orders that are not their number (none in a catalog built at once), as
+        // (number, order) pairs.
+        writer.append(varints: orders.indices.filter { orders[$0] != UInt32($0) }.flatMap { [UInt32($0), orders[$0]] })
         // The retired numbers, ascending (few: a catalog is compacted once they are many).
         writer.append(varints: isLive.indices.filter { !isLive[$0] }.map(UInt32.init), ascending: true)
-        writer.append(lists: postings)
+        writer.append(inPlaceLists: postings)
         writer.append(Self.packed(tags: postingTags.flatMap { $0 }))
-        writer.append(varints: itemValues)
-        writer.append(varints: valueBounds, ascending: true)
+        writer.append(columnsSection)
+        // The values of the attributes with no column, by item.
+        let columned = valueAttribute.map { attributeColumns.indices.contains($0) && attributeColumns[$0] != nil }
+        var otherValues = [UInt32](), otherBounds = [UInt32](repeating: 0, count: 1)
+        if columned.contains(false) {
+            for slot in 0..<slotCount {
+                otherValues += itemValues[Int(valueBounds[slot])..<Int(valueBounds[slot + 1])].filter { !columned[Int($0)] }
+                otherBounds.append(UInt32(otherValues.count))
+            }
+        } else {
+            otherBounds = []
+        }
+        writer.append(varints: otherValues)
+        writer.append(varints: otherBounds, ascending: true)
+        writer.append(inPlaceLists: valuePostings)
         vocabulary.appendSections(to: &writer)
         prefixPostings.appendSections(to: &writer)
     }
 
-    /// Reads the index sections from `first` on into this catalog, whose fields and attribute
-    /// values (`valueAttribute`, `valueStrings`) are set, checking each section against `counts`.
-    /// Three threads read them: the postings and prefix lists, the vocabulary, the rest.
-    mutating func readIndexSections(_ reader: StoredSections.Reader, first: Int, counts: IndexCounts) throws(StoredFormatError) {
+    /// The facet columns (see ``StoredIndex``): each as narrow as the value count allows.
+    private var columnsSection: [UInt8] {
+        let width = valueStrings.count < 255 ? 1 : valueStrings.count < 65535 ? 2 : 4
+        var header: [UInt8] = [], body: [UInt8] = []
+        StoredFormat.appendUInt(UInt64(attributeNames.count), 4, to: &header)
+        StoredFormat.appendUInt(0, 4, to: &header)
+        let bodyStart = 8 + 16 * attributeNames.count
+        for attribute in attributeNames.indices {
+            guard attributeColumns.indices.contains(attribute), let column = attributeColumns[attribute] else {
+                StoredFormat.appendUInt(0, 8, to: &header)
+                StoredFormat.appendUInt(0, 8, to: &header)
+                continue
+            }
+            while body.count % 8 != 0 { body.append(0) }
+            StoredFormat.appendUInt(UInt64(width), 4, to: &header)
+            StoredFormat.appendUInt(0, 4, to: &header)
+            StoredFormat.appendUInt(UInt64(bodyStart + body.count), 8, to: &header)
+            for value in column { StoredFormat.appendUInt(UInt64(value), width, to: &body) }
+        }
+        return header + body
+    }
+
+    /// Opens the index sections from `first` on, leaving the large ones where they lie
+    /// (``StoredIndex``): reads the retired numbers and the insertion orders, which are checked
+    /// (each live item's order distinct and below the next), the attributes' postings counts,
+    /// the vocabulary and the prefix keys. This catalog's fields and attribute values are set.
+    mutating func openIndexSections(_ reader: StoredSections.Reader, file: FileBytes, bodyOffset: Int, first: Int,
+                                    counts: IndexCounts) throws(StoredFormatError) {
         let stride = fields.count + 1
-        guard counts.live <= counts.slots, counts.nextOrder <= counts.slots, counts.slots < Int(UInt32.max) / stride,
+        guard counts.live <= counts.slots, counts.nextOrder <= Int(UInt32.max), counts.slots < Int(UInt32.max) / stride,
               counts.words < Int(UInt32.max) else { throw .corrupt("item counts") }
-        let lists = SlotArray<Result<(postings: [[UInt32]], tags: [[UInt8]], prefixes: PrefixPostings), StoredFormatError>>(count: 1)
-        let read = SlotArray<Result<Vocabulary, StoredFormatError>>(count: 1)
-        let isRead = DispatchGroup()
-        DispatchQueue.global().async(group: isRead) {
-            lists.set(0, Result { () throws(StoredFormatError) in try Self.readLists(reader, first: first, counts: counts) })
-        }
-        DispatchQueue.global().async(group: isRead) {
-            read.set(0, Result { () throws(StoredFormatError) in
-                let vocabulary = try Vocabulary(sections: reader, first: first + 8)
-                guard vocabulary.count == counts.words else { throw .corrupt("vocabulary") }
-                // Most first queries end in a prefix, which walks the trie: built now, beside the rest.
-                vocabulary.buildTrie()
-                return vocabulary
-            })
-        }
-        // The forward index's words, the largest section, on a thread of their own.
-        let forwardWords = SlotArray<Result<[UInt32], StoredFormatError>>(count: 1)
-        DispatchQueue.global().async(group: isRead) {
-            forwardWords.set(0, Result { () throws(StoredFormatError) in try reader.varints(first, below: UInt32(counts.words), spare: true) })
-        }
-        let rest = Result { () throws(StoredFormatError) in
-            try Self.readForwardIndex(reader, first: first, counts: counts, stride: stride, valueAttribute: valueAttribute,
-                                      attributeCount: attributeNames.count)
-        }
-        isRead.wait()
-        let forward = try rest.get(), (postings, postingTags, prefixes) = try lists.take(0)!.get()
-        vocabulary = try read.take(0)!.get()
-        words = try forwardWords.take(0)!.get()
-        guard forward.wordCount == words.count else { throw .corrupt("forward index") }
-        bounds = forward.bounds
-        lengths = forward.lengths
-        orders = forward.orders
-        isLive = forward.isLive
-        itemValues = forward.itemValues
-        valueBounds = forward.valueBounds
-        valuePostings = forward.valuePostings
-        attributeColumns = forward.columns
-        attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
-        attributePostingCounts = [Int](repeating: 0, count: attributeNames.count)
-        for (value, attribute) in valueAttribute.enumerated() {
-            attributeValues[attribute].append(UInt32(value))
-            attributePostingCounts[attribute] += valuePostings[value].count
-        }
-        self.postings = postings
-        self.postingTags = postingTags
-        prefixPostings = prefixes
-        count = counts.live
-        nextOrder = UInt32(counts.nextOrder)
-        postedSlotCount = counts.slots
-    }
-
-    /// The postings with their tags, split by word, and the prefix lists.
-    private static func readLists(_ reader: StoredSections.Reader, first: Int,
-                                  counts: IndexCounts) throws(StoredFormatError) -> ([[UInt32]], [[UInt8]], PrefixPostings) {
-        let postings = try reader.lists(first + 4, count: counts.words, below: counts.slots)
-        let postingTags = try Self.tags(reader.bytes(first + 5), beside: postings)
-        let prefixes = try PrefixPostings(sections: reader, first: first + 8 + Vocabulary.sectionCount, chosenAt: counts.prefixChosenAt,
-                                          slotCount: counts.slots, wordCount: counts.words)
-        return (postings, postingTags, prefixes)
-    }
-
-    /// What ``readForwardIndex(_:first:counts:stride:valueAttribute:attributeCount:)`` reads.
-    private struct ForwardIndex {
-        /// How many words the bounds say the forward index holds.
-        var wordCount: Int
-        var bounds: [UInt32]
-        var lengths: [UInt32]
-        var orders: [UInt32]
-        var isLive: [Bool]
-        var itemValues: [UInt32]
-        var valueBounds: [UInt32]
-        var valuePostings: [[UInt32]]
-        var columns: [[UInt32]?]
-    }
-
-    /// The forward index's bounds, the insertion orders and live numbers, and the items'
-    /// attribute values with their postings and columns.
-    private static func readForwardIndex(_ reader: StoredSections.Reader, first: Int, counts: IndexCounts, stride: Int,
-                                         valueAttribute: [Int], attributeCount: Int) throws(StoredFormatError) -> ForwardIndex {
-        let slots = counts.slots
-        // Room to grow in the arrays that grow by item (see ``StoredSections/Reader/varints(_:ascending:count:below:spare:)``).
-        let bounds = try reader.varints(first + 1, ascending: true, count: slots * stride, spare: true)
-        var orders = try reader.varints(first + 2, count: slots, spare: true)
-        for slot in 0..<slots {
-            let distance = Int64(orders[slot] >> 1) ^ -Int64(orders[slot] & 1)
-            guard case let order = Int64(slot) + distance, order >= 0, order < Int64(max(1, counts.nextOrder)) else { throw .corrupt("item orders") }
-            orders[slot] = UInt32(order)
-        }
+        let index = StoredIndex(file: file, reader: reader, bodyOffset: bodyOffset, first: first, counts: counts,
+                                fieldCount: fields.count, valueCount: valueStrings.count)
+        typealias Section = StoredIndex.Section
         var live = [Bool]()
-        live.reserveCapacity(slots + slots / 8)
-        live.append(contentsOf: repeatElement(true, count: slots))
-        for retired in try reader.varints(first + 3, ascending: true, below: UInt32(clamping: slots)) {
+        live.reserveCapacity(counts.slots + counts.slots / 8)
+        live.append(contentsOf: repeatElement(true, count: counts.slots))
+        for retired in try reader.varints(first + Section.retired, ascending: true, below: UInt32(clamping: counts.slots)) {
             guard live[Int(retired)] else { throw .corrupt("retired numbers") }
             live[Int(retired)] = false
         }
-        let itemValues = try reader.varints(first + 6, below: UInt32(valueAttribute.count), spare: true)
-        let valueBounds = try reader.varints(first + 7, ascending: true, count: slots + 1, spare: true)
-
-        // The bounds start at 0 and are ascending (as read); the words section must hold as
-        // many words as the last says.
-        guard bounds.first.map({ $0 == 0 }) ?? true else { throw .corrupt("forward index") }
-        let lengths = [UInt32](unsafeUninitializedCapacity: slots + slots / 8) { lengths, initialized in
-            bounds.withUnsafeBufferPointer { bounds in
-                for slot in 0..<slots { lengths[slot] = bounds[slot * stride + stride - 1] &- bounds[slot * stride] }
-            }
-            initialized = slots
+        var orders = [UInt32]()
+        orders.reserveCapacity(counts.slots + counts.slots / 8)
+        orders.append(contentsOf: 0..<UInt32(counts.slots))
+        let moved = try reader.varints(first + Section.orders)
+        guard moved.count % 2 == 0 else { throw .corrupt("item orders") }
+        for pair in Swift.stride(from: 0, to: moved.count, by: 2) {
+            guard moved[pair] < UInt32(counts.slots) else { throw .corrupt("item orders") }
+            orders[Int(moved[pair])] = moved[pair + 1]
         }
         // Live numbers have distinct orders below `nextOrder` (``liveNumbersInOrder`` places
         // each at its order).
         var ordered = [Bool](repeating: false, count: counts.nextOrder)
         var liveCount = 0
-        for slot in 0..<slots where live[slot] {
+        for slot in 0..<counts.slots where live[slot] {
             let order = Int(orders[slot])
             guard order < counts.nextOrder, !ordered[order] else { throw .corrupt("item orders") }
             ordered[order] = true
             liveCount += 1
         }
         guard liveCount == counts.live else { throw .corrupt("item orders") }
-        // Attribute values: each item's within `itemValues` (known, as read), distinct (as an
-        // update adds them); their postings (counted, then filled) and columns follow.
-        guard valueBounds.first == 0, valueBounds.last.map({ Int($0) == itemValues.count }) ?? false else { throw .corrupt("attribute values") }
-        var postingCounts = [Int](repeating: 0, count: valueAttribute.count)
-        for value in itemValues { postingCounts[Int(value)] += 1 }
-        var valuePostings = postingCounts.map { [UInt32](unsafeUninitializedCapacity: $0) { _, initialized in initialized = 0 } }
-        // By attribute: the column (value + 1 by number), until an item has two of its values.
-        var columns = [[UInt32]](repeating: [], count: attributeCount)
-        var hasColumn = [Bool](repeating: true, count: attributeCount)
-        for attribute in 0..<attributeCount {
-            columns[attribute].reserveCapacity(slots + slots / 8)
-            columns[attribute].append(contentsOf: repeatElement(0, count: slots))
+        let valueLists = try reader.values(first + Section.valueStarts, as: UInt32.self, count: 2 * (valueStrings.count + 1))
+        vocabulary = try Vocabulary(sections: reader, first: first + Section.vocabulary)
+        guard vocabulary.count == counts.words else { throw .corrupt("vocabulary") }
+        // Most first queries end in a prefix, which walks the trie.
+        vocabulary.buildTrie()
+        prefixPostings = try PrefixPostings(sections: reader, first: first + Section.prefixKeys, chosenAt: counts.prefixChosenAt,
+                                            slotCount: counts.slots, wordCount: counts.words, stored: index)
+        attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
+        attributePostingCounts = [Int](repeating: 0, count: attributeNames.count)
+        for (value, attribute) in valueAttribute.enumerated() {
+            attributeValues[attribute].append(UInt32(value))
+            attributePostingCounts[attribute] += Int(valueLists[value + 1] &- valueLists[value])
         }
-        try itemValues.withUnsafeBufferPointer { (itemValues) throws(StoredFormatError) in
-            for slot in 0..<slots {
-                for index in Int(valueBounds[slot])..<Int(valueBounds[slot + 1]) {
-                    let value = Int(itemValues[index])
-                    guard valuePostings[value].last != UInt32(slot) else { throw .corrupt("attribute values") }
-                    valuePostings[value].append(UInt32(slot))
-                    let attribute = valueAttribute[value]
-                    guard hasColumn[attribute] else { continue }
-                    if columns[attribute][slot] == 0 {
-                        columns[attribute][slot] = UInt32(value) + 1
-                    } else {
-                        hasColumn[attribute] = false
-                    }
-                }
+        isLive = live
+        self.orders = orders
+        storedIndex = index
+        count = counts.live
+        nextOrder = UInt32(counts.nextOrder)
+        postedSlotCount = counts.slots
+    }
+
+    /// Reads a stored index whole into the arrays an update extends: the forward index, the
+    /// postings, the items by value, the columns, the prefix lists. Nothing when the index is
+    /// already in memory. An index found damaged on the way is made again from the items, so
+    /// that what is updated and stored again has every item's words.
+    mutating func materializeIndex() {
+        guard let stored = storedIndex else { return }
+        let slots = slotCount
+        let forward = stored.forward
+        var isComplete = true
+        var words = [UInt32](), bounds = [UInt32](), lengths = [UInt32]()
+        words.reserveCapacity(forward.totalWords + forward.totalWords / 8)
+        bounds.reserveCapacity((slots + slots / 8) * (fields.count + 1))
+        lengths.reserveCapacity(slots + slots / 8)
+        var itemWords = [UInt32](), itemBounds = [UInt32]()
+        for slot in 0..<slots {
+            if !forward.decode(slot, words: &itemWords, bounds: &itemBounds) { isComplete = false }
+            let start = UInt32(words.count)
+            for field in 0..<fields.count { bounds.append(start + itemBounds[field]) }
+            bounds.append(start + itemBounds[fields.count])
+            lengths.append(itemBounds[fields.count])
+            words += itemWords
+        }
+        let (lists, tags) = stored.postings
+        let postings = (0..<vocabulary.count).map { lists.values(of: $0) }
+        let valueLists = stored.valuePostings
+        let valuePostings = valueStrings.indices.map { valueLists.values(of: $0) }
+        let columns = stored.columns, others = stored.itemValues
+        var prefixes = prefixPostings
+        let prefixesAreComplete = prefixes.materialize()
+        if stored.damage != nil || !isComplete || !prefixesAreComplete || postings.indices.contains(where: { postings[$0].count != lists.valueCount(of: $0) })
+            || valuePostings.indices.contains(where: { valuePostings[$0].count != valueLists.valueCount(of: $0) }) {
+            indexAgainFromItems()
+            return
+        }
+        storedIndex = nil
+        self.words = words
+        self.bounds = bounds
+        self.lengths = lengths
+        self.postings = postings
+        postingTags = postings.indices.map { word in
+            guard let tags, !postings[word].isEmpty else { return [UInt8](repeating: 0, count: postings[word].count) }
+            return tags.tags(from: lists.firstValue(of: word), count: postings[word].count)
+        }
+        self.valuePostings = valuePostings
+        attributeColumns = attributeNames.indices.map { attribute in
+            columns.indices.contains(attribute) ? columns[attribute]?.values(count: slots) : nil
+        }
+        // Each item's values: those of its columns, then the others.
+        var itemValues = [UInt32](), valueBounds: [UInt32] = [0]
+        valueBounds.reserveCapacity(slots + slots / 8 + 1)
+        for slot in 0..<slots {
+            for column in attributeColumns {
+                if let value = column?[slot], value != 0 { itemValues.append(value - 1) }
             }
+            itemValues += others.values[Int(others.bounds[slot])..<Int(max(others.bounds[slot], others.bounds[slot + 1]))]
+            valueBounds.append(UInt32(itemValues.count))
         }
-        return ForwardIndex(wordCount: Int(bounds.last ?? 0), bounds: bounds, lengths: lengths, orders: orders, isLive: live,
-                            itemValues: itemValues, valueBounds: valueBounds, valuePostings: valuePostings,
-                            columns: (0..<attributeCount).map { hasColumn[$0] ? columns[$0] : nil })
+        self.itemValues = itemValues
+        self.valueBounds = valueBounds
+        prefixPostings = prefixes
     }
 
     /// Field tags as stored: when every tag is of the first three fields and the sole-word flag
@@ -217,31 +233,6 @@ extension Catalog {
         return packed
     }
 
-    /// The tags ``packed(tags:)`` stored in `bytes`, one beside each item of `lists`, list by list.
-    static func tags(_ bytes: UnsafeRawBufferPointer, beside lists: [[UInt32]]) throws(StoredFormatError) -> [[UInt8]] {
-        let tags = try unpacked(tags: bytes, count: lists.reduce(0) { $0 + $1.count })
-        var start = 0
-        return lists.map { list in
-            defer { start += list.count }
-            return Array(tags[start..<(start + list.count)])
-        }
-    }
-
-    /// The `count` tags ``packed(tags:)`` stored in `bytes`.
-    private static func unpacked(tags bytes: UnsafeRawBufferPointer, count: Int) throws(StoredFormatError) -> [UInt8] {
-        guard let kind = bytes.first else { throw .corrupt("tags") }
-        let stored = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
-        guard kind == 1 else {
-            guard kind == 0, stored.count == count else { throw .corrupt("tags") }
-            return Array(stored)
-        }
-        guard stored.count == (count + 1) / 2 else { throw .corrupt("tags") }
-        return [UInt8](unsafeUninitializedCapacity: count) { tags, initialized in
-            for index in 0..<count {
-                let nibble = stored[index / 2] >> (4 * UInt8(index % 2)) & 0x0F
-                tags[index] = nibble & 0x07 | (nibble & 0x08) << 4
-            }
-            initialized = count
-        }
-    }
+    /// The tag that ``packed(tags:)`` stored as `nibble`.
+    static func tag(nibble: UInt8) -> UInt8 { nibble & 0x07 | (nibble & 0x08) << 4 }
 }

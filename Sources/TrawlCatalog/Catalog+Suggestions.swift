@@ -7,7 +7,7 @@ extension Catalog {
         var best: [(count: Int, word: UInt32)] = []
         vocabulary.forEachMatch(of: last.bytes, typos: 0, prefix: true) { number, _ in
             guard vocabulary.length(of: number) > last.bytes.count else { return }
-            let count = postings[Int(number)].count
+            let count = postingCount(of: Int(number))
             if best.count < limit {
                 best.append((count, number))
                 best.sort { $0.count > $1.count }
@@ -35,7 +35,7 @@ extension Catalog {
                 if !matches, folded.starts(with: last.bytes) { matches = true }
             }
             guard matches else { continue }
-            let count = valuePostings[value].reduce(0) { $0 + (isLive[Int($1)] ? 1 : 0) }
+            let count = valuePostingItems(of: value).reduce(0) { $0 + (isLive[Int($1)] ? 1 : 0) }
             if count > 0 { found.append((count, value)) }
         }
         found.sort { ($0.count, valueStrings[$1.value]) > ($1.count, valueStrings[$0.value]) }

@@ -33,6 +33,10 @@ public struct Catalog: Sendable {
     /// was built in memory); a stored catalog's ids are found in `storedIDs`.
     var numbersByID: [String: UInt32] = [:]
     var storedIDs: StoredIDs?
+    /// A stored catalog's word index, read where it lies (``StoredIndex``) until the catalog is
+    /// updated: the forward index, postings, items by value and columns below are empty meanwhile
+    /// (``materializeIndex()`` fills them).
+    var storedIndex: StoredIndex?
     var nextOrder: UInt32 = 0
 
     /// Forward index: the words of each item's fields, in order. Item `n`'s field `f` holds
@@ -153,6 +157,11 @@ public struct Catalog: Sendable {
 
     /// The words of field `field` (its index in `fields`) of the item numbered `number`, in order.
     func words(of number: UInt32, field: Int) -> ArraySlice<UInt32> {
+        if let storedIndex {
+            var words: [UInt32] = [], bounds: [UInt32] = []
+            storedIndex.forward.decode(Int(number), words: &words, bounds: &bounds)
+            return words[Int(bounds[field])..<Int(bounds[field + 1])]
+        }
         let slot = Int(number) * (fields.count + 1) + field
         return words[Int(bounds[slot])..<Int(bounds[slot + 1])]
     }
@@ -164,6 +173,7 @@ public struct Catalog: Sendable {
 
     /// Inserts `item`, or replaces the item with its id.
     public mutating func upsert(_ item: CatalogItem) {
+        materializeIndex()
         add(item)
         finishUpdate()
     }
@@ -193,6 +203,7 @@ public struct Catalog: Sendable {
     mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items, foldingAhead chunk: Int, posting: Bool = true,
                                                        expecting expectedCount: Int = 0) {
         precondition(chunk > 0, "chunks of at least one item")
+        materializeIndex()
         var iterator = items.makeIterator()
         var first: [CatalogItem] = []
         while first.count / 2 < chunk, let item = iterator.next() { first.append(item) }
@@ -451,7 +462,7 @@ public struct Catalog: Sendable {
     /// Whether an item the catalog holds now has this attribute value.
     package func hasLiveItem(with filter: CatalogFilter) -> Bool {
         guard let number = valueNumbers[filter] else { return false }
-        return valuePostings[Int(number)].contains { isLive[Int($0)] }
+        return valuePostingItems(of: Int(number)).contains { isLive[Int($0)] }
     }
 
     func attributeNumber(of name: String) -> Int? { attributeNumbers[name] }
@@ -461,6 +472,12 @@ public struct Catalog: Sendable {
     private mutating func compactIfWorthIt() {
         let retired = slotCount - count
         guard retired > max(1024, count) else { return }
+        indexAgainFromItems()
+    }
+
+    /// Makes the catalog again from its items, in order: numbered afresh, with none retired (and
+    /// a stored index found damaged made again from the items).
+    mutating func indexAgainFromItems() {
         let live = allItems
         var fresh = Catalog(fields: fields)
         fresh.prefixPostingsMinimum = prefixPostingsMinimum

@@ -81,6 +81,10 @@ enum CatalogBlock {
         private var spareBytes: [UInt8] = []
         private var spareEnds: [UInt32] = []
 
+        /// Whether every item's texts have the words the forward index gives them (false only
+        /// for an index read from a damaged file: ``CatalogFormat`` then indexes the items again).
+        private(set) var isConsistent = true
+
         private static let escape: UInt8 = 255
         private static let spareFlag: UInt32 = 1 << 31
 
@@ -107,6 +111,7 @@ enum CatalogBlock {
             var textSeparators: [UInt8] = [], textSpellings: [UInt8] = []
             var separatorEscapes: [UInt32] = [], spellingEscapes: [UInt32] = []
             var spareBytes: [UInt8] = [], spareEnds: [UInt32] = []
+            var consistent = true
             /// Keeps `bytes` in `spare`; returns their entry.
             func spare(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
                 spareBytes.append(contentsOf: bytes)
@@ -134,7 +139,7 @@ enum CatalogBlock {
                         separatorEscapes.removeAll(keepingCapacity: true)
                         spellingEscapes.removeAll(keepingCapacity: true)
                         var text = text
-                        text.withUTF8 { text in
+                        let pieces = text.withUTF8 { text in
                             CatalogLexicon.forEachPiece(of: text, words: catalog.words(of: number, field: field), vocabulary: vocabulary) { separator in
                                 let index = CatalogLexicon.shortIndex(separator)
                                 counter.add(separator: separator, shortIndex: index)
@@ -155,6 +160,7 @@ enum CatalogBlock {
                                 }
                             }
                         }
+                        if !pieces { consistent = false }
                         separators[field] += textSeparators
                         spellings[field] += textSpellings
                         if !separatorEscapes.isEmpty { self.separatorEscapes[field] += separatorEscapes }
@@ -164,6 +170,7 @@ enum CatalogBlock {
             }
             self.spareBytes = spareBytes
             self.spareEnds = spareEnds
+            isConsistent = consistent
             for number in numbers {
                 let item = catalog.item(Int(number))!
                 StoredFormat.appendVarint(UInt64(item.attributes.count), to: &attributes)

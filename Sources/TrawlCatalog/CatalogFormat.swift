@@ -5,7 +5,7 @@ import TrawlConcurrency
 /// The persisted form of a ``Catalog`` (`.trawl/catalog/catalog`), in the style of the tree index:
 ///
 /// ```
-/// header (36 bytes)  "TRAWLCT\0", u32 version = 4, u64 body length, u64 checksum of the
+/// header (36 bytes)  "TRAWLCT\0", u32 version = 5, u64 body length, u64 checksum of the
 ///                    section table, u64 checksum of the 28 bytes before it
 /// body               4 zero bytes, then sections (StoredSections: a table of offsets, lengths
 ///                    and checksums, each section 8-byte aligned):
@@ -13,31 +13,42 @@ import TrawlConcurrency
 ///                    string scope attribute ("" for none); varint attribute count, string
 ///                    names; varint value count, then each value: varint attribute number,
 ///                    string text; varint internal numbers, live items, next insertion order,
-///                    numbers at the last choice of prefix lists, words
+///                    numbers at the last choice of prefix lists, words, words of all items
 ///   lexicon          the lexicon (CatalogLexicon)
 ///   blocks           the live items in number order, in blocks (CatalogBlock), back to back
 ///   block ends       u64 per block; block checksums: u64 per block
 ///   ids              the ids in byte order with their internal numbers (StoredIDs)
-///   word index       the forward index (words, field bounds, each insertion order's
-///                    distance from its number, the retired numbers: varints), the postings (per
-///                    word: length, gaps) and their field tags (two a byte when they fit), each
-///                    item's attribute values (varints, bounds),
-///                    the vocabulary (bytes, starts, byte order) and the prefix lists (keys,
-///                    lists, tags, each word's lists); ascending varints are stored as gaps
+///   word index       laid out to be read where it lies (StoredIndex):
+///     forward        u32 start of each item's record (one more: the end); the records, each
+///                    the word count of every field then the words (varints); u8 length of
+///                    each item (255: read the record)
+///     orders         (number, order) varint pairs of the items whose insertion order is not
+///                    their number; the retired numbers (ascending varints)
+///     postings       per word: u32 running posting counts, then u32 byte starts (InPlaceLists),
+///                    then the lists as gaps; their field tags (two a byte when they fit)
+///     facets         the columns (u32 count, then per attribute u32 width, u64 offset; each
+///                    column a value number plus one per item, 1, 2 or 4 bytes); the values of
+///                    attributes with no column (varints, bounds); the items by value (as the
+///                    postings)
+///     vocabulary     bytes, starts, byte order
+///     prefix lists   keys, the lists (as the postings), tags, each word's lists
 /// ```
 /// Strings are a varint byte count and UTF-8 bytes; checksums are the tree index's FNV-1a;
-/// integers are little-endian. The word index is stored as it is searched, so opening a catalog
-/// reads its sections once, checks every number it will use as an index, and splits, folds,
-/// posts and sorts nothing; the items stay in the file until shown (`StoredItems`), each block
+/// integers are little-endian; ascending varints are stored as gaps. Opening a catalog reads the
+/// small sections (the vocabulary, with its trie built from the stored byte order, the retired
+/// numbers, the moved orders, the prefix keys) and leaves the forward index, the postings, the
+/// facets and the prefix lists where they lie in the mapped file: each is checked (checksum,
+/// sizes) when first read, and each record or list again when decoded. Nothing is split,
+/// folded, posted or sorted. The items stay in the file until shown (`StoredItems`), each block
 /// checked against its own checksum then. The searched texts are stored as the ranks of their
 /// words and separators in the lexicon, so the blocks stay about the size of the text's entropy.
 /// Versions 1 (every name and value as text in each item, nothing compressed), 2 (each block's
-/// text deflated) and 3 (the items alone, as here, with no word index) are still read, and
-/// indexed again as they are read.
+/// text deflated), 3 (the items alone, with no word index) and 4 (the items as here, with a word
+/// index that was decoded whole when read) are still read, and indexed again as they are read.
 public enum CatalogFormat {
     static let magic: [UInt8] = Array("TRAWLCT\0".utf8)
     /// The format version this Trawl writes (older versions still load).
-    public static let version: UInt32 = 4
+    public static let version: UInt32 = 5
     static let headerLength = StoredHeader.length
 
     /// A stored catalog's bytes in the parts they were made in: the header, the section table,
@@ -62,20 +73,31 @@ public enum CatalogFormat {
     /// The bytes of `catalog`; its words are counted and its blocks encoded on all cores.
     public static func encode(_ catalog: Catalog) -> [UInt8] { encoded(catalog).bytes }
 
-    /// The sections of version 4, in order (see the layout above).
+    /// The sections of version 5, in order (see the layout above).
     enum Section {
         static let tables = 0, lexicon = 1, blocks = 2, blockEnds = 3, blockChecksums = 4, ids = 5
         static let index = ids + 1
         static let count = index + Catalog.indexSectionCount
+        /// How many sections version 4 had (its items as here, then 15 of its word index).
+        static let version4Count = index + 15
     }
 
     /// The bytes of `catalog` in the parts they were made in.
     public static func encoded(_ catalog: Catalog) -> Encoded {
+        var catalog = catalog
+        catalog.materializeIndex()
         // Blocks hold the live items in number order, so that an item's block follows from its
         // number when it is read.
         let numbers = catalog.isLive.indices.filter { catalog.isLive[$0] }.map(UInt32.init)
         catalog.prepareItems(numbers.map { Int($0) })
-        let (lexicon, blocks) = encodedItems(catalog, numbers: numbers)
+        guard let (lexicon, blocks) = encodedItems(catalog, numbers: numbers) else {
+            // An index read from a damaged file that does not give the items' texts their words:
+            // the items are indexed again.
+            var rebuilt = Catalog(fields: catalog.fields, items: catalog.allItems)
+            rebuilt.scopeAttribute = catalog.scopeAttribute
+            rebuilt.prefixPostingsMinimum = catalog.prefixPostingsMinimum
+            return encoded(rebuilt)
+        }
         var tables: [UInt8] = []
         appendTables(of: catalog, to: &tables)
         var writer = StoredSections.Writer()
@@ -90,7 +112,7 @@ public enum CatalogFormat {
         writer.append(values: blocks.map { StoredFormat.checksum($0[...]) })
         writer.append(StoredIDs.encoded(of: catalog))
         catalog.appendIndexSections(to: &writer)
-        precondition(writer.count == Section.count, "the sections of version 4")
+        precondition(writer.count == Section.count, "the sections of version 5")
         let body = writer.parts
         let header = StoredHeader(version: version, first: UInt64(4 + body.reduce(0) { $0 + $1.count }),
                                   second: StoredFormat.checksum(body[0][...])).bytes(magic: magic)
@@ -115,11 +137,12 @@ public enum CatalogFormat {
             CatalogBlock.appendString(text, to: &stored)
         }
         let counts = catalog.indexCounts
-        for count in [counts.slots, counts.live, counts.nextOrder, counts.prefixChosenAt, counts.words] { StoredFormat.appendVarint(UInt64(count), to: &stored) }
+        for count in [counts.slots, counts.live, counts.nextOrder, counts.prefixChosenAt, counts.words, counts.wordOccurrences] { StoredFormat.appendVarint(UInt64(count), to: &stored) }
     }
 
-    /// The lexicon and the blocks of the items numbered `numbers` of `catalog`, in that order.
-    private static func encodedItems(_ catalog: Catalog, numbers: [UInt32]) -> (lexicon: [UInt8], blocks: [[UInt8]]) {
+    /// The lexicon and the blocks of the items numbered `numbers` of `catalog`, in that order;
+    /// nil when the forward index does not give every text its words (a damaged file's).
+    private static func encodedItems(_ catalog: Catalog, numbers: [UInt32]) -> (lexicon: [UInt8], blocks: [[UInt8]])? {
         let blockCount = (numbers.count + CatalogBlock.itemsPerBlock - 1) / CatalogBlock.itemsPerBlock
         /// The numbers of the items of block `block`.
         @Sendable func itemNumbers(ofBlock block: Int) -> ArraySlice<UInt32> {
@@ -137,6 +160,7 @@ public enum CatalogFormat {
             }
             tallies.set(part, tally)
         }
+        guard (0..<blockCount).allSatisfy({ drafts.value(at: $0)?.isConsistent ?? true }) else { return nil }
         var tally = tallies.take(0)!
         for part in 1..<parts { tally.add(tallies.take(part)!) }
         let (lexicon, ranks) = CatalogLexicon.ranking(tally, vocabulary: catalog.vocabulary)
@@ -185,8 +209,8 @@ public enum CatalogFormat {
     public static func decode(_ bytes: [UInt8]) throws(StoredFormatError) -> Catalog { try decode(FileBytes(bytes)) }
 
     /// The catalog `file` holds (kept, mapped or read, while the catalog's items are read from
-    /// it); throws when it is not a catalog, of another version, truncated or corrupt. Version 4
-    /// is read as stored; older versions are indexed again.
+    /// it); throws when it is not a catalog, of another version, truncated or corrupt. Version 5
+    /// is read where it lies; older versions are indexed again.
     package static func decode(_ file: FileBytes) throws(StoredFormatError) -> Catalog {
         let (version, count) = try file.withBytes { bytes in
             Result { () throws(StoredFormatError) in
@@ -199,8 +223,9 @@ public enum CatalogFormat {
             let raw = UnsafeRawBufferPointer(bytes)
             guard count >= headerLength + 4 else { throw .corrupt("truncated") }
             let body = UnsafeRawBufferPointer(rebasing: raw[(headerLength + 4)...])
-            let reader = try StoredSections.Reader(body: body, expected: Section.count)
-            guard StoredFormat.readUInt(raw, 20, 8) == StoredFormat.checksum(UnsafeRawBufferPointer(rebasing: body[0..<(8 + 24 * Section.count)])) else {
+            let sectionCount = version == 4 ? Section.version4Count : Section.count
+            let reader = try StoredSections.Reader(body: body, expected: sectionCount)
+            guard StoredFormat.readUInt(raw, 20, 8) == StoredFormat.checksum(UnsafeRawBufferPointer(rebasing: body[0..<(8 + 24 * sectionCount)])) else {
                 throw .corrupt("section table checksum")
             }
             let tableBytes = try reader.array(Section.tables)
@@ -213,28 +238,49 @@ public enum CatalogFormat {
             // them against the bytes left here).
             let counts = Catalog.IndexCounts(slots: Int(clamping: try tables.varint()), live: Int(clamping: try tables.varint()),
                                              nextOrder: Int(clamping: try tables.varint()), prefixChosenAt: Int(clamping: try tables.varint()),
-                                             words: Int(clamping: try tables.varint()))
+                                             words: Int(clamping: try tables.varint()),
+                                             wordOccurrences: version == 4 ? 0 : Int(clamping: try tables.varint()))
             guard tables.position == tableBytes.count else { throw .corrupt("trailing bytes in the tables") }
-            try catalog.readIndexSections(reader, first: Section.index, counts: counts)
+            guard version == 5 else {
+                // Version 4: its live items, in number order, indexed again.
+                return try indexingAgain(reader, file: file, fields: fields, scope: scope, tables: itemTables, live: counts.live)
+            }
+            try catalog.openIndexSections(reader, file: file, bodyOffset: headerLength + 4, first: Section.index, counts: counts)
             catalog.storedIDs = StoredIDs(stored: try reader.array(Section.ids), slotCount: counts.slots)
             // The items stay where they are: where the lexicon and each block lie in the file.
-            let offset = headerLength + 4
-            let lexicon = reader.range(Section.lexicon), blocks = reader.range(Section.blocks)
-            let blockEnds = try reader.values(Section.blockEnds, as: UInt64.self)
-            var blockRanges: [Range<Int>] = []
-            var start: UInt64 = 0
-            for end in blockEnds {
-                guard end > start, end <= UInt64(blocks.count) else { throw .corrupt("item blocks") }
-                blockRanges.append((offset + blocks.lowerBound + Int(start))..<(offset + blocks.lowerBound + Int(end)))
-                start = end
-            }
-            catalog.storedItems = try StoredItems(file: file, lexiconRange: (offset + lexicon.lowerBound)..<(offset + lexicon.upperBound),
-                                                  blockRanges: blockRanges,
-                                                  blockChecksums: try reader.values(Section.blockChecksums, as: UInt64.self, count: blockRanges.count),
-                                                  isLive: catalog.isLive, tables: itemTables)
+            catalog.storedItems = try storedItems(reader, file: file, isLive: catalog.isLive, tables: itemTables)
             catalog.finishLoading()
             return catalog
         } }.get()
+    }
+
+    /// The items of a stored catalog, where its lexicon and blocks lie in `file`, for the
+    /// internal numbers `isLive` marks.
+    private static func storedItems(_ reader: StoredSections.Reader, file: FileBytes, isLive: [Bool],
+                                    tables: CatalogBlock.Tables) throws(StoredFormatError) -> StoredItems {
+        let offset = headerLength + 4
+        let lexicon = reader.range(Section.lexicon), blocks = reader.range(Section.blocks)
+        let blockEnds = try reader.values(Section.blockEnds, as: UInt64.self)
+        var blockRanges: [Range<Int>] = []
+        var start: UInt64 = 0
+        for end in blockEnds {
+            guard end > start, end <= UInt64(blocks.count) else { throw .corrupt("item blocks") }
+            blockRanges.append((offset + blocks.lowerBound + Int(start))..<(offset + blocks.lowerBound + Int(end)))
+            start = end
+        }
+        return try StoredItems(file: file, lexiconRange: (offset + lexicon.lowerBound)..<(offset + lexicon.upperBound), blockRanges: blockRanges,
+                               blockChecksums: try reader.values(Section.blockChecksums, as: UInt64.self, count: blockRanges.count),
+                               isLive: isLive, tables: tables)
+    }
+
+    /// A version 4 catalog of `live` items: its items read from their blocks and indexed again.
+    private static func indexingAgain(_ reader: StoredSections.Reader, file: FileBytes, fields: [CatalogField], scope: String,
+                                      tables: CatalogBlock.Tables, live: Int) throws(StoredFormatError) -> Catalog {
+        let items = try storedItems(reader, file: file, isLive: [Bool](repeating: true, count: live), tables: tables)
+        items.prepare(Array(0..<live))
+        var catalog = Catalog(fields: fields, items: (0..<live).map { items.item($0) })
+        catalog.scopeAttribute = scope.isEmpty ? nil : scope
+        return catalog
     }
 
     /// The fields and the scope attribute ("" for none), first in every version.

@@ -214,18 +214,23 @@ struct CatalogLexicon: Sendable {
 
     /// Calls `separator` and `word` in turn with the pieces of `text` whose words, numbered in
     /// `vocabulary`, are `words`: the separator before each word, the word (its number, and how
-    /// it is spelled against its folded form), and the separator after the last word. Inlined,
-    /// so that the callers' closures write to their own locals.
-    @inline(__always)
+    /// it is spelled against its folded form), and the separator after the last word. Returns
+    /// false, having stopped, when the text has more or fewer words than `words` (an index read
+    /// from a damaged file). Inlined, so that the callers' closures write to their own locals.
+    @inline(__always) @discardableResult
     static func forEachPiece(of text: UnsafeBufferPointer<UInt8>, words: ArraySlice<UInt32>, vocabulary: Vocabulary,
                              separator: (UnsafeBufferPointer<UInt8>) -> Void,
-                             word: (UInt32, Spelling) -> Void) {
+                             word: (UInt32, Spelling) -> Void) -> Bool {
         var end = 0
         var index = words.startIndex
         let bytes = vocabulary.bytes, starts = vocabulary.starts
         WordFolding.forEachWordRange(in: text) { range in
-            // The forward index holds the words this same scan found when the item was added.
-            precondition(index < words.endIndex, "a text with more words than its index holds")
+            // The forward index holds the words this same scan found when the item was added
+            // (unless a damaged file said otherwise).
+            guard index < words.endIndex else {
+                index = words.endIndex + 1
+                return false
+            }
             separator(UnsafeBufferPointer(rebasing: text[end..<range.lowerBound]))
             let spelling = UnsafeBufferPointer(rebasing: text[range])
             let number = words[index]
@@ -251,8 +256,9 @@ struct CatalogLexicon: Sendable {
             index += 1
             return true
         }
-        precondition(index == words.endIndex, "a text with fewer words than its index holds")
+        guard index == words.endIndex else { return false }
         separator(UnsafeBufferPointer(rebasing: text[end...]))
+        return true
     }
 
     /// How an ASCII word spelled `spelling` is spelled against its folded form (its lowercase

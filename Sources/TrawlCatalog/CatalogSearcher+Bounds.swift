@@ -42,7 +42,7 @@ extension CatalogSearcher {
     /// About how many postings read cost what ranking one item from its words costs: twice its
     /// words (the scan, and the cache misses of reaching scattered items), at least twenty.
     static func postingsPerRankedItem(_ catalog: Catalog) -> Int {
-        max(20, 2 * catalog.words.count / max(1, catalog.slotCount))
+        max(20, 2 * catalog.wordOccurrenceCount / max(1, catalog.slotCount))
     }
 
     /// Ranks the items holding every query word, from the postings of `plan`.
@@ -97,9 +97,9 @@ extension CatalogSearcher {
         // Every item is live when none is retired (a catalog as loaded or built), and nothing
         // filters: the pass is then skipped.
         if !filters.isEmpty || catalog.count != catalog.slotCount {
-            let isLive = catalog.isLive
+            let isLive = catalog.isLive, filter = ItemFilter(filters, in: catalog)
             count = Self.keep(&items, &sums, &fields, count: count, parts: nil, fieldShift: 0) { item in
-                (isLive[Int(item)] && (filters.isEmpty || Self.has(filters, item: Int(item), in: catalog)) ? 1 : 0, 0)
+                (isLive[Int(item)] && (filter.isEmpty || filter.admits(Int(item))) ? 1 : 0, 0)
             }
         }
         items.removeLast(items.count - count)
@@ -117,7 +117,7 @@ extension CatalogSearcher {
         var groups = BestFirstGroups(items: items, sums: sums)
         var scorer = ItemScorer(words: words, catalog: catalog, matchedWords: matchedWords, wordMasks: wordMasks,
                                 exactMasks: exactMasks, wordTypos: wordTypos)
-        let orders = catalog.orders, lengths = catalog.lengths
+        let orders = catalog.orders, forward = catalog.forwardIndex
         func bound(_ sum: BoundSum, length: Int, order: Int, mayHoldExactly: Bool = true) -> CatalogResults.Rank {
             let inexact = Int(sum & 31)
             return CatalogResults.Rank(typos: Int(sum >> 56), proximity: Int(sum >> 48 & 0xFF),
@@ -128,12 +128,8 @@ extension CatalogSearcher {
         // A field holds exactly the query only if it has as many words: few items have such a
         // field, and a bound that assumed one let none of a large group be turned away ("text
         // to" ranked all 59k matches one by one). The item's bounds are already asked for.
-        let fieldCount = catalog.fields.count, itemBounds = catalog.bounds
-        func mayHoldExactly(_ item: Int) -> Bool {
-            let base = item * (fieldCount + 1)
-            for field in 0..<fieldCount where Int(itemBounds[base + field + 1] &- itemBounds[base + field]) == words.count { return true }
-            return false
-        }
+        var fieldLengths: [UInt32] = []
+        func mayHoldExactly(_ item: Int) -> Bool { forward.hasField(of: item, holding: words.count, scratch: &fieldLengths) }
         var scored = 0
         var isFirst = true
         while let (sum, members) = groups.next() {
@@ -143,7 +139,7 @@ extension CatalogSearcher {
             let isDone = members.withUnsafeBufferPointer { group in
                 func isAdmitted(_ item: UInt32) -> Bool {
                     guard let worst = ranking.best.admissionLimit else { return true }
-                    return !(worst < bound(sum, length: Int(lengths[Int(item)]), order: Int(orders[Int(item)]),
+                    return !(worst < bound(sum, length: forward.length(of: Int(item)), order: Int(orders[Int(item)]),
                                            mayHoldExactly: sum & 31 != 0 || mayHoldExactly(Int(item))))
                 }
                 for (index, item) in group.enumerated() {

@@ -27,16 +27,16 @@ extension CatalogSearcher {
     static func wordPostings(of word: QueryWord, terms: [UInt32], in catalog: Catalog) -> (WordPostings, total: Int) {
         if word.isPrefix, word.typos == 0, !word.matchesInside, let list = catalog.prefixPostings.list(forPrefix: word.bytes) {
             return (.prefixList(list, exact: catalog.vocabulary.number(of: String(decoding: word.bytes, as: UTF8.self))),
-                    catalog.prefixPostings.items[list].count)
+                    catalog.prefixPostings.count(of: list))
         }
-        return (.terms(terms), terms.reduce(0) { $0 + catalog.postings[Int($1)].count })
+        return (.terms(terms), terms.reduce(0) { $0 + catalog.postingCount(of: Int($1)) })
     }
 
     /// How many items ranking item by item would read: the last matches when the query narrows
     /// them, the items of the rarest filter value, or `postings`, whichever is fewest.
     func itemByItemCount(postings: Int, words: [QueryWord], filters: [UInt32], filterSet: Set<CatalogFilter>,
                          in catalog: Catalog) -> Int {
-        var count = filters.map { catalog.valuePostings[Int($0)].count }.min() ?? postings
+        var count = filters.map { catalog.valuePostingCount(of: Int($0)) }.min() ?? postings
         if let last, last.covers(words, filterSet, revision: catalog.revision) { count = min(count, last.matches.count) }
         return min(count, postings)
     }
@@ -71,7 +71,7 @@ extension CatalogSearcher {
         }
         guard case let .terms(terms) = source else { return ([], [], []) }
         if let last = lastKeyed, last.revision === catalog.revision, last.word == word { return (last.items, last.keys, last.fields) }
-        let most = terms.reduce(0) { $0 + catalog.postings[Int($1)].count }
+        let most = terms.reduce(0) { $0 + catalog.postingCount(of: Int($1)) }
         fillKeys(source, wordIndex: wordIndex, tagLevels: tagLevels, in: catalog)
         var keys: [UInt8] = [], fields: [UInt8] = []
         let items = [UInt32](unsafeUninitializedCapacity: most) { items, count in
@@ -249,13 +249,12 @@ extension CatalogSearcher {
     func singleList(_ source: WordPostings, wordIndex: Int, in catalog: Catalog) -> SingleList? {
         switch source {
         case let .prefixList(list, exact):
-            let prefix = catalog.prefixPostings
-            return SingleList(items: prefix.items[list], tags: prefix.fieldTags[list], base: 0xC0, soleMask: 0,
-                              exact: exact.map { (catalog.postings[Int($0)], catalog.postingTags[Int($0)]) })
+            let (items, tags) = catalog.prefixPostings.itemsAndTags(of: list)
+            return SingleList(items: items, tags: tags, base: 0xC0, soleMask: 0, exact: exact.map { catalog.postingsAndTags(of: Int($0)) })
         case let .terms(terms) where terms.count == 1:
             let (base, soleMask) = termKeyBase(Int(terms[0]), wordIndex: wordIndex)
-            return SingleList(items: catalog.postings[Int(terms[0])], tags: catalog.postingTags[Int(terms[0])], base: base,
-                              soleMask: soleMask, exact: nil)
+            let (items, tags) = catalog.postingsAndTags(of: Int(terms[0]))
+            return SingleList(items: items, tags: tags, base: base, soleMask: soleMask, exact: nil)
         case .terms:
             return nil
         }
@@ -278,9 +277,9 @@ extension CatalogSearcher {
               itemFields.withUnsafeMutableBufferPointer { fields in
                 switch source {
                 case let .prefixList(list, exact):
-                    let prefix = catalog.prefixPostings
-                    prefix.items[list].withUnsafeBufferPointer { items in
-                        prefix.fieldTags[list].withUnsafeBufferPointer { tags in
+                    let (listItems, listTags) = catalog.prefixPostings.itemsAndTags(of: list)
+                    listItems.withUnsafeBufferPointer { items in
+                        listTags.withUnsafeBufferPointer { tags in
                             for index in items.indices {
                                 let item = Int(items[index])
                                 keys[item] = 0xC0 | tagLevels[Int(tags[index])] << 2
@@ -290,15 +289,16 @@ extension CatalogSearcher {
                         }
                     }
                     guard let exact else { return }
-                    let postings = catalog.postings[Int(exact)], tags = catalog.postingTags[Int(exact)]
+                    let (postings, tags) = catalog.postingsAndTags(of: Int(exact))
                     for index in postings.indices where keys[Int(postings[index])] != 0 {
                         keys[Int(postings[index])] |= SingleList.exactBits(tag: tags[index])
                     }
                 case let .terms(terms):
                     for (term, (base, soleMask)) in zip(terms, termBases) {
                         let number = Int(term)
-                        catalog.postings[number].withUnsafeBufferPointer { postings in
-                            catalog.postingTags[number].withUnsafeBufferPointer { tags in
+                        let (termItems, termTags) = catalog.postingsAndTags(of: number)
+                        termItems.withUnsafeBufferPointer { postings in
+                            termTags.withUnsafeBufferPointer { tags in
                                 for index in postings.indices {
                                     let item = Int(postings[index]), tag = tags[index]
                                     let key = base | tagLevels[Int(tag & ~Catalog.soleWordTag)] << 2 | (tag & soleMask) >> 6
@@ -349,8 +349,8 @@ extension CatalogSearcher {
                     }
                 }
                 switch source {
-                case let .prefixList(list, _): clear(catalog.prefixPostings.items[list])
-                case let .terms(terms): for term in terms { clear(catalog.postings[Int(term)]) }
+                case let .prefixList(list, _): clear(catalog.prefixPostings.itemsAndTags(of: list).items)
+                case let .terms(terms): for term in terms { clear(catalog.postingItems(of: Int(term))) }
                 }
             }
         }
@@ -373,7 +373,7 @@ extension CatalogSearcher {
             }
         } else {
             keptCount = 0
-            let isLive = catalog.isLive
+            let isLive = catalog.isLive, filter = ItemFilter(filters, in: catalog)
             var start = 0
             // A block at a time, checking the budget between blocks (after the first, so a spent
             // budget still returns some results).
@@ -386,7 +386,7 @@ extension CatalogSearcher {
                                 keptKeys.withUnsafeMutableBufferPointer { keptKeys in
                                     for index in start..<end {
                                         let item = items[index]
-                                        guard isLive[Int(item)], filters.isEmpty || has(filters, item: Int(item), in: catalog) else { continue }
+                                        guard isLive[Int(item)], filter.isEmpty || filter.admits(Int(item)) else { continue }
                                         kept[keptCount] = item
                                         keptKeys[keptCount] = keys[index]
                                         keptCount += 1
@@ -413,11 +413,11 @@ extension CatalogSearcher {
         // the threshold, which differ only in their length and order, the shortest and earliest
         // fill the rest: a max-heap of the two in one number rejects a later one with one
         // comparison.
-        let orders = catalog.orders, lengths = catalog.lengths
+        let orders = catalog.orders, forward = catalog.forwardIndex
         func rank(_ index: Int) -> CatalogResults.Rank {
             let key = Int(keptKeys[index]), item = Int(kept[index])
             return CatalogResults.Rank(typos: 3 - key >> 6, proximity: 0, fieldWeight: levelWeights[key >> 2 & 15],
-                                       exactField: key & 2 != 0, exactWords: key & 1, length: Int(lengths[item]), order: Int(orders[item]))
+                                       exactField: key & 2 != 0, exactWords: key & 1, length: forward.length(of: item), order: Int(orders[item]))
         }
         var first = SmallestKeys<UInt64, Int>(limit: ranking.best.limit - (above - histogram[threshold]))
         for index in 0..<keptCount where Int(keptKeys[index]) >= threshold {
@@ -425,7 +425,7 @@ extension CatalogSearcher {
                 ranking.best.insert(rank(index), kept[index])
             } else {
                 let item = Int(kept[index])
-                first.insert(UInt64(lengths[item]) << 32 | UInt64(orders[item]), index)
+                first.insert(UInt64(forward.length(of: item)) << 32 | UInt64(orders[item]), index)
             }
         }
         for index in first.payloads { ranking.best.insert(rank(index), kept[index]) }

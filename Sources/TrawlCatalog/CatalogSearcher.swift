@@ -113,20 +113,20 @@ public struct CatalogSearcher: Sendable {
     /// everything).
     private mutating func candidates(_ termLists: [[UInt32]], filters: [UInt32], filterSet: Set<CatalogFilter>, words: [QueryWord],
                                      in catalog: Catalog) -> [UInt32] {
-        let rarestFilter = filters.min { catalog.valuePostings[Int($0)].count < catalog.valuePostings[Int($1)].count }
-        let totals = termLists.map { $0.reduce(0) { $0 + catalog.postings[Int($1)].count } }
+        let rarestFilter = filters.min { catalog.valuePostingCount(of: Int($0)) < catalog.valuePostingCount(of: Int($1)) }
+        let totals = termLists.map { $0.reduce(0) { $0 + catalog.postingCount(of: Int($1)) } }
         let rarest = totals.indices.min { totals[$0] < totals[$1] }
         if let last, last.covers(words, filterSet, revision: catalog.revision), rarest.map({ last.matches.count <= totals[$0] }) ?? true {
             return last.matches
         }
         guard let rarest else {
-            if let filter = rarestFilter { return catalog.valuePostings[Int(filter)] }
+            if let filter = rarestFilter { return catalog.valuePostingItems(of: Int(filter)) }
             return Array(0..<UInt32(catalog.slotCount))
         }
-        if let filter = rarestFilter, catalog.valuePostings[Int(filter)].count < totals[rarest] {
-            return catalog.valuePostings[Int(filter)]
+        if let filter = rarestFilter, catalog.valuePostingCount(of: Int(filter)) < totals[rarest] {
+            return catalog.valuePostingItems(of: Int(filter))
         }
-        if termLists[rarest].count == 1 { return catalog.postings[Int(termLists[rarest][0])] }
+        if termLists[rarest].count == 1 { return catalog.postingItems(of: Int(termLists[rarest][0])) }
         // A bitmap unions the postings and lists the candidates in order, which keeps the ranking
         // pass's reads of the forward index moving forward.
         var candidates: [UInt32] = []
@@ -134,7 +134,7 @@ public struct CatalogSearcher: Sendable {
         reserveCandidateBits(catalog)
         candidateBits.withUnsafeMutableBufferPointer { bits in
             for term in termLists[rarest] {
-                catalog.postings[Int(term)].withUnsafeBufferPointer { items in
+                catalog.postingItems(of: Int(term)).withUnsafeBufferPointer { items in
                     for item in items { bits[Int(item >> 6)] |= 1 << UInt64(item & 63) }
                 }
             }
@@ -167,14 +167,14 @@ public struct CatalogSearcher: Sendable {
         ranking.matches.reserveCapacity(min(candidates.count, 1 << 20))
         var scorer = ItemScorer(words: words, catalog: catalog, matchedWords: matchedWords, wordMasks: wordMasks,
                                 exactMasks: exactMasks, wordTypos: wordTypos)
-        let isLive = catalog.isLive
+        let isLive = catalog.isLive, filter = ItemFilter(filters, in: catalog)
         candidates.withUnsafeBufferPointer { candidates in
             for (position, item) in candidates.enumerated() {
                 if position & 1023 == 1023, ranking.isOutOfTime() { break }
                 scorer.prefetch(candidates, at: position)
                 let number = Int(item)
                 guard isLive[number] else { continue }
-                if !filters.isEmpty, !Self.has(filters, item: number, in: catalog) { continue }
+                if !filter.isEmpty, !filter.admits(number) { continue }
                 guard let rank = scorer.rank(item: number) else { continue }
                 ranking.add(item, rank: rank)
             }
@@ -224,27 +224,22 @@ public struct CatalogSearcher: Sendable {
         return Set(names.compactMap { catalog.attributeNumber(of: $0) })
     }
 
-    static func has(_ filters: [UInt32], item: Int, in catalog: Catalog) -> Bool {
-        let values = catalog.itemValues[Int(catalog.valueBounds[item])..<Int(catalog.valueBounds[item + 1])]
-        return filters.allSatisfy { values.contains($0) }
-    }
-
     /// The byte ranges of the words of `item` that the query matched, by field.
     private func highlights(of item: Int, in catalog: Catalog) -> [String: [Range<Int>]] {
         var highlights: [String: [Range<Int>]] = [:]
         guard let stored = catalog.item(item) else { return highlights }
         // Locals, not the searcher's properties: a closure capturing the searcher copied it (a
         // retain per array) for every word of the scan.
-        let words = catalog.words, matchedWords = matchedWords, wordMasks = wordMasks
-        func isMatched(_ position: Int) -> Bool {
-            let word = Int(words[position])
-            return matchedWords[word >> 6] & 1 << UInt64(word & 63) != 0 && wordMasks[word] != 0
-        }
-        let base = item * (catalog.fields.count + 1)
+        let matchedWords = matchedWords, wordMasks = wordMasks
         for (index, field) in catalog.fields.enumerated() {
             // The forward index holds the field's words in the order the text has them, so it
             // tells which words matched; the text gives only their ranges.
-            let positions = Int(catalog.bounds[base + index])..<Int(catalog.bounds[base + index + 1])
+            let words = catalog.words(of: UInt32(item), field: index)
+            func isMatched(_ position: Int) -> Bool {
+                let word = Int(words[position])
+                return matchedWords[word >> 6] & 1 << UInt64(word & 63) != 0 && wordMasks[word] != 0
+            }
+            let positions = words.indices
             guard let lastMatched = positions.last(where: isMatched), let text = stored.fields[field.name] else { continue }
             var ranges: [Range<Int>] = []
             var position = positions.lowerBound

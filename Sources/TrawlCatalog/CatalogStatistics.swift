@@ -40,12 +40,18 @@ public struct CatalogStatistics: Sendable, Hashable {
 }
 
 extension Catalog {
-    /// What the catalog's word index holds and about how many bytes it takes; reading it walks
-    /// every posting list's header, a step per word and per trigram.
+    /// What the catalog's word index holds and about how many bytes it takes in memory; reading
+    /// it walks every posting list's header, a step per word and per trigram (and reads a stored
+    /// catalog's index whole).
     public var statistics: CatalogStatistics {
+        guard storedIndex == nil else {
+            var materialized = self
+            materialized.materializeIndex()
+            return materialized.statistics
+        }
         let listHeader = 32
         let postingCount = postings.reduce(0) { $0 + $1.count }
-        let prefixCount = prefixPostings.items.reduce(0) { $0 + $1.count }
+        let prefixCount = (0..<prefixPostings.listCount).reduce(0) { $0 + prefixPostings.count(of: $1) }
         return CatalogStatistics(
             items: count,
             retiredItems: slotCount - count,
@@ -56,7 +62,7 @@ extension Catalog {
             trigramPostings: vocabulary.grams.postingCount,
             forwardIndexBytes: 4 * (words.count + bounds.count + lengths.count),
             postingBytes: 5 * postingCount + 2 * listHeader * postings.count,
-            prefixPostingBytes: 5 * prefixCount + 2 * listHeader * prefixPostings.items.count,
+            prefixPostingBytes: 5 * prefixCount + 2 * listHeader * prefixPostings.listCount,
             vocabularyBytes: vocabulary.byteCount,
             trigramIndexBytes: vocabulary.grams.byteCount)
     }

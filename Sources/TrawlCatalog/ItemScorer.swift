@@ -3,9 +3,9 @@ import TrawlKernels
 /// Decides whether one item matches every query word and computes its rank, in one pass over the
 /// item's words (the forward index), with the vocabulary words tagged by the searcher.
 struct ItemScorer {
-    // The catalog's arrays and the searcher's word tags, held once for the whole search.
-    private let words: [UInt32]
-    private let bounds: [UInt32]
+    // The catalog's forward index and orders and the searcher's word tags, held once for the
+    // whole search.
+    private let forward: ForwardIndexReader
     private let orders: [UInt32]
     private let fieldWeights: [Int]
     private let matchedWords: [UInt64]
@@ -20,11 +20,13 @@ struct ItemScorer {
     private var weights: [Int]
     private var positions: [Int]
     private var pairs: [Int]
+    /// A stored item's words and field bounds, decoded (``ForwardIndexReader/withWords(of:words:bounds:_:)``).
+    private var itemWords: [UInt32] = []
+    private var itemBounds: [UInt32] = []
 
     init(words: [QueryWord], catalog: Catalog, matchedWords: [UInt64], wordMasks: [UInt16], exactMasks: [UInt16],
          wordTypos: [UInt32]) {
-        self.words = catalog.words
-        bounds = catalog.bounds
+        forward = catalog.forwardIndex
         orders = catalog.orders
         fieldWeights = catalog.fields.map(\.weight)
         self.matchedWords = matchedWords
@@ -52,17 +54,12 @@ struct ItemScorer {
 
     /// Starts loading item `item`'s bounds and order.
     func prefetchBounds(of item: Int) {
-        let stride = fieldWeights.count + 1
-        bounds.withUnsafeBytes { trawl_prefetch($0.baseAddress! + item * stride * 4, stride * 4) }
+        forward.prefetchBounds(of: item)
         orders.withUnsafeBytes { trawl_prefetch($0.baseAddress! + item * 4, 4) }
     }
 
     /// Starts loading item `item`'s words (reading its bounds).
-    func prefetchWords(of item: Int) {
-        let stride = fieldWeights.count + 1
-        let start = Int(bounds[item * stride]), end = Int(bounds[item * stride + stride - 1])
-        words.withUnsafeBytes { trawl_prefetch($0.baseAddress! + start * 4, min(end - start, 256) * 4) }
-    }
+    func prefetchWords(of item: Int) { forward.prefetchWords(of: item) }
 
     /// Both prefetches for the items of `items` ahead of `index`.
     func prefetch(_ items: UnsafeBufferPointer<UInt32>, at index: Int) {
@@ -73,12 +70,25 @@ struct ItemScorer {
     /// The rank of `item`, or nil when a query word is missing from it.
     mutating func rank(item: Int) -> CatalogResults.Rank? {
         let order = Int(orders[item])
-        let fieldCount = fieldWeights.count
-        let base = item * (fieldCount + 1)
         // With no text to be about, no item is likelier for being short: insertion order alone.
         guard wordCount > 0 else {
             return CatalogResults.Rank(typos: 0, proximity: 0, fieldWeight: 0, exactField: false, exactWords: 0, length: 0, order: order)
         }
+        var words: [UInt32] = [], bounds: [UInt32] = []
+        swap(&words, &itemWords)
+        swap(&bounds, &itemBounds)
+        defer {
+            swap(&words, &itemWords)
+            swap(&bounds, &itemBounds)
+        }
+        let forward = forward
+        return forward.withWords(of: item, words: &words, bounds: &bounds) { words, bounds in rank(words: words, bounds: bounds, order: order) }
+    }
+
+    /// The rank of an item of order `order` whose field `f` holds `words[bounds[f]..<bounds[f + 1]]`.
+    private mutating func rank(words: UnsafeBufferPointer<UInt32>, bounds: UnsafeBufferPointer<UInt32>, order: Int) -> CatalogResults.Rank? {
+        let fieldCount = fieldWeights.count
+        let base = 0
         let length = Int(bounds[base + fieldCount] &- bounds[base])
         var matched: UInt16 = 0
         var exact: UInt16 = 0

@@ -21,14 +21,19 @@ struct PrefixPostings: Sendable {
     static let longestPrefix = 4
 
     /// By list number, the items ascending and beside each its field tag.
-    private(set) var items: [[UInt32]] = []
-    private(set) var fieldTags: [[UInt8]] = []
+    private var items: [[UInt32]] = []
+    private var fieldTags: [[UInt8]] = []
     /// List numbers by prefix (see `key`).
     private var numbers: [UInt64: Int32] = [:]
     /// By word number, the list numbers of its prefixes of 1 to `longestPrefix` bytes (-1: none).
     private var wordLists: [Int32] = []
     /// The catalog's slot count at the last choice.
     private(set) var chosenAt = 0
+    /// A stored catalog's lists, read where they lie until the catalog is updated
+    /// (``materialize()``); `items` and `fieldTags` are empty meanwhile.
+    private var stored: StoredIndex?
+    /// How many lists there are.
+    private(set) var listCount = 0
 
     /// The fewest postings a prefix needs for a list in a catalog of `slotCount` numbers: below
     /// that, reading the word postings is cheap enough that a list does not pay.
@@ -47,10 +52,39 @@ struct PrefixPostings: Sendable {
         return Int(number)
     }
 
+    /// How many items list `list` holds.
+    func count(of list: Int) -> Int {
+        guard let stored else { return items[list].count }
+        return stored.prefixLists(count: listCount).lists.valueCount(of: list)
+    }
+
+    /// The items of list `list`, ascending, and beside each its field tag.
+    func itemsAndTags(of list: Int) -> (items: [UInt32], tags: [UInt8]) {
+        guard let stored else { return (items[list], fieldTags[list]) }
+        let (lists, tags) = stored.prefixLists(count: listCount)
+        let items = lists.values(of: list)
+        guard let tags, !items.isEmpty else { return ([], []) }
+        return (items, tags.tags(from: lists.firstValue(of: list), count: items.count))
+    }
+
+    /// Reads stored lists into `items` and `fieldTags`, for an update to extend; false when a
+    /// list was damaged (and read as empty).
+    @discardableResult
+    mutating func materialize() -> Bool {
+        guard stored != nil else { return true }
+        let lists = (0..<listCount).map { itemsAndTags(of: $0) }
+        let isComplete = lists.indices.allSatisfy { lists[$0].items.count == count(of: $0) }
+        stored = nil
+        items = lists.map(\.items)
+        fieldTags = lists.map(\.tags)
+        return isComplete
+    }
+
     /// Records that item `item` holds word `word` of `vocabulary` in the field whose tag is `field`;
     /// the items come in ascending order.
     mutating func add(word: UInt32, of vocabulary: Vocabulary, item: UInt32, field: UInt8) {
         guard !numbers.isEmpty else { return }
+        precondition(stored == nil, "stored prefix lists are materialized before they are added to")
         let slot = Int(word) * Self.longestPrefix
         while wordLists.count < slot { appendLists(of: wordLists.count / Self.longestPrefix, bytes: nil) }
         if wordLists.count == slot { appendLists(of: Int(word), bytes: vocabulary.word(word)) }
@@ -83,6 +117,7 @@ struct PrefixPostings: Sendable {
             numbers[key] = Int32(items.count)
             items.append([])
             fieldTags.append([])
+            listCount += 1
         }
         guard !numbers.isEmpty else { return }
         for word in 0..<vocabulary.count { appendLists(of: word, bytes: vocabulary.word(UInt32(word))) }
@@ -161,28 +196,30 @@ struct PrefixPostings: Sendable {
 
 extension PrefixPostings {
     /// How many sections ``appendSections(to:)`` writes.
-    static let sectionCount = 4
+    static let sectionCount = 5
 
-    /// Writes each list's prefix key, the lists, their tags back to back, and each word's list
-    /// numbers (plus one; 0 for none); the slot count at the last choice goes with the catalog's
-    /// counts.
+    /// Writes each list's prefix key, the lists (their starts, then the lists: read in place),
+    /// their tags back to back, and each word's list numbers (plus one; 0 for none); the slot
+    /// count at the last choice goes with the catalog's counts.
     func appendSections(to writer: inout StoredSections.Writer) {
+        precondition(stored == nil, "stored prefix lists are materialized before they are stored again")
         var keys = [UInt64](repeating: 0, count: items.count)
         for (key, list) in numbers { keys[Int(list)] = key }
         writer.append(values: keys)
-        writer.append(lists: items)
+        writer.append(inPlaceLists: items)
         writer.append(Catalog.packed(tags: fieldTags.flatMap { $0 }))
         writer.append(varints: wordLists.map { UInt32(bitPattern: $0 + 1) })
     }
 
-    /// The prefix lists sections `first...` of `reader` hold, chosen at `chosenAt` slots, checked
-    /// against a catalog of `slotCount` numbers and `wordCount` words: each list's items
-    /// ascending and below `slotCount`, each word's lists known.
-    init(sections reader: StoredSections.Reader, first: Int, chosenAt: Int, slotCount: Int, wordCount: Int) throws(StoredFormatError) {
+    /// The prefix lists sections `first...` of `reader` hold, chosen at `chosenAt` slots, of a
+    /// catalog of `slotCount` numbers and `wordCount` words whose index `stored` reads the lists
+    /// where they lie (each checked when read); each word's lists are checked to be known.
+    init(sections reader: StoredSections.Reader, first: Int, chosenAt: Int, slotCount: Int, wordCount: Int,
+         stored: StoredIndex) throws(StoredFormatError) {
         let keys = try reader.values(first, as: UInt64.self)
-        items = try reader.lists(first + 1, count: keys.count, below: slotCount)
-        fieldTags = try Catalog.tags(reader.bytes(first + 2), beside: items)
-        let wordLists = try reader.varints(first + 3)
+        self.stored = stored
+        listCount = keys.count
+        let wordLists = try reader.varints(first + 4)
         guard wordLists.count <= wordCount * Self.longestPrefix, wordLists.count % Self.longestPrefix == 0,
               wordLists.allSatisfy({ $0 <= UInt32(keys.count) }), chosenAt <= slotCount else {
             throw .corrupt("prefix lists")

@@ -34,27 +34,21 @@ struct Ranking {
     mutating func countValues(of items: [UInt32], attributes allAttributes: Set<Int>, in catalog: Catalog) {
         var attributes = Set<Int>()
         for attribute in allAttributes {
-            guard let column = catalog.attributeColumns[attribute] else { attributes.insert(attribute); continue }
-            column.withUnsafeBufferPointer { column in
-                valueCounts.withUnsafeMutableBufferPointer { counts in
-                    for item in items {
-                        let value = Int(column[Int(item)])
-                        if value != 0 { counts[value - 1] += 1 }
-                    }
-                }
-            }
+            guard let column = catalog.column(of: attribute) else { attributes.insert(attribute); continue }
+            valueCounts.withUnsafeMutableBufferPointer { counts in column.count(items, into: counts) }
         }
         guard !attributes.isEmpty else { return }
         let postings = attributes.reduce(0) { $0 + catalog.attributePostingCounts[$1] }
-        let valuesPerItem = Double(catalog.itemValues.count) / Double(max(1, catalog.slotCount))
+        let (itemValues, valueBounds) = catalog.valuesByItem
+        let valuesPerItem = Double(itemValues.count) / Double(max(1, catalog.slotCount))
         if Double(postings) < Double(items.count) * (1 + valuesPerItem) {
             countValues(ofMany: items, attributes: attributes, in: catalog)
             return
         }
         var counted = [Bool](repeating: false, count: catalog.valueAttribute.count)
         for attribute in attributes { for value in catalog.attributeValues[attribute] { counted[Int(value)] = true } }
-        catalog.valueBounds.withUnsafeBufferPointer { bounds in
-            catalog.itemValues.withUnsafeBufferPointer { values in
+        valueBounds.withUnsafeBufferPointer { bounds in
+            itemValues.withUnsafeBufferPointer { values in
                 valueCounts.withUnsafeMutableBufferPointer { counts in
                     for item in items {
                         for index in Int(bounds[Int(item)])..<Int(bounds[Int(item) + 1]) {
@@ -74,7 +68,7 @@ struct Ranking {
             for attribute in attributes {
                 for value in catalog.attributeValues[attribute] {
                     var count = 0
-                    catalog.valuePostings[Int(value)].withUnsafeBufferPointer { postings in
+                    catalog.valuePostingItems(of: Int(value)).withUnsafeBufferPointer { postings in
                         for item in postings { count &+= Int(truncatingIfNeeded: bits[Int(item >> 6)] >> UInt64(item & 63) & 1) }
                     }
                     valueCounts[Int(value)] += count

@@ -28,6 +28,8 @@ final class StoredItems: Sendable {
         var lexicon: CatalogLexicon.Decoding?
         /// The items decoded so far, by internal number.
         var items: [Int: CatalogItem] = [:]
+        /// What was found damaged first (the lexicon or a block), if anything.
+        var damage: StoredFormatError?
     }
 
     /// The items of `file` whose lexicon lies at `lexiconRange` and whose blocks lie at
@@ -70,7 +72,12 @@ final class StoredItems: Sendable {
             if decoded.lexicon == nil {
                 let lexiconBytes = file.withBytes { Array($0[lexiconRange]) }
                 var reader = StoredFormat.Reader(bytes: lexiconBytes, end: lexiconBytes.count)
-                decoded.lexicon = (try? CatalogLexicon.decode(&reader, numbering: false)) ?? CatalogLexicon.Decoding.empty
+                do {
+                    decoded.lexicon = try CatalogLexicon.decode(&reader, numbering: false)
+                } catch {
+                    decoded.lexicon = CatalogLexicon.Decoding.empty
+                    decoded.damage = decoded.damage ?? .corrupt("lexicon: \(error)")
+                }
             }
             // Many blocks (every item, to store the catalog again) are decoded on all cores.
             let blocks = Array(wanted), lexicon = decoded.lexicon!
@@ -82,6 +89,7 @@ final class StoredItems: Sendable {
             decoded.items.reserveCapacity(decoded.items.count + numbers.count)
             for (index, (_, numbers)) in blocks.enumerated() {
                 let items = made.take(index)!
+                if items.isEmpty, decoded.damage == nil { decoded.damage = .corrupt("item block \(blocks[index].key): checksum or contents") }
                 for number in numbers {
                     let place = Int(places[number]) % CatalogBlock.itemsPerBlock
                     decoded.items[number] = place < items.count ? items[place] : CatalogItem(id: "")
@@ -89,6 +97,9 @@ final class StoredItems: Sendable {
             }
         }
     }
+
+    /// What was found damaged first among the items read so far, if anything.
+    var damage: StoredFormatError? { decoded.withLock { $0.damage } }
 
     /// The items of block `block` (only those `wanted` whole), or none when it does not decode.
     private func decode(block: Int, wanted: Set<Int>, lexicon: CatalogLexicon.Decoding) -> [CatalogItem] {

@@ -84,6 +84,9 @@ package final class SlotArray<Element>: @unchecked Sendable { // each index is w
     /// Fills slot `index` (from one worker only).
     package func set(_ index: Int, _ value: Element) { slots[index] = value }
 
+    /// What slot `index` holds (once its worker is done).
+    package func value(at index: Int) -> Element? { slots[index] }
+
     /// Empties slot `index`, returning what it held.
     package func take(_ index: Int) -> Element? {
         defer { slots[index] = nil }

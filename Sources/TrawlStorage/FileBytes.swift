@@ -48,6 +48,12 @@ package struct FileBytes: Sendable {
         }
     }
 
+    /// The bytes when the file is mapped: they stay where they are while this value (or a copy)
+    /// lives, so a reader may keep pointers into them.
+    package var mappedBytes: UnsafeBufferPointer<UInt8>? {
+        if case let .mapped(mapping) = storage { mapping.bytes } else { nil }
+    }
+
     /// Whether the file shrank while it was mapped: the bytes past its new end read as zeros, so
     /// what was taken from them must not be trusted.
     package var changedWhileMapped: Bool {

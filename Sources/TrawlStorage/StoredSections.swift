@@ -75,6 +75,33 @@ package enum StoredSections {
             append(bytes)
         }
 
+        /// Appends two sections that let each of `lists` (strictly ascending values) be read
+        /// where it lies (``InPlaceLists``): the lists' starts, as `u32` running counts of
+        /// values then `u32` byte offsets (each `lists.count + 1` of them), and the lists back to
+        /// back, each as the gaps between its values less one (the first value as it is), as
+        /// varints.
+        package mutating func append(inPlaceLists lists: [[UInt32]]) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(lists.reduce(0) { $0 + $1.count } * 2)
+            var counts: [UInt32] = [0], offsets: [UInt32] = [0]
+            counts.reserveCapacity(lists.count + 1)
+            offsets.reserveCapacity(lists.count + 1)
+            var total = 0
+            for list in lists {
+                var next: UInt32 = 0
+                for value in list {
+                    StoredFormat.appendVarint(UInt64(value - next), to: &bytes)
+                    next = value + 1
+                }
+                total += list.count
+                precondition(total <= Int(UInt32.max) && bytes.count <= Int(UInt32.max), "lists of fewer than 4 Gi values and bytes")
+                counts.append(UInt32(total))
+                offsets.append(UInt32(bytes.count))
+            }
+            append(values: counts + offsets)
+            append(bytes)
+        }
+
         /// The table, then the sections: the body's parts, back to back.
         package var parts: [[UInt8]] {
             var table: [UInt8] = []
@@ -93,7 +120,7 @@ package enum StoredSections {
 
     /// Reads the sections of a body it does not own (the caller keeps the bytes alive).
     package struct Reader: @unchecked Sendable { // reads memory the owner keeps immutable
-        private let body: UnsafeRawBufferPointer
+        private let bodyBytes: UnsafeRawBufferPointer
         private let ranges: [Range<Int>]
         private let checksums: [UInt64]
 
@@ -114,10 +141,16 @@ package enum StoredSections {
                 checksums.append(StoredFormat.readUInt(body, 24 + 24 * index, 8))
                 end = Int(offset + length)
             }
-            self.body = body
+            bodyBytes = body
             self.ranges = ranges
             self.checksums = checksums
         }
+
+        /// The body the sections lie in.
+        package var body: UnsafeRawBufferPointer { bodyBytes }
+
+        /// The checksum the table gives section `index`.
+        package func checksum(_ index: Int) -> UInt64 { checksums[index] }
 
         /// Where section `index` lies in the body, its checksum not checked (a caller that
         /// reads it in parts checks each part its own way).
@@ -125,7 +158,7 @@ package enum StoredSections {
 
         /// The bytes of section `index`, its checksum checked.
         package func bytes(_ index: Int) throws(StoredFormatError) -> UnsafeRawBufferPointer {
-            let bytes = UnsafeRawBufferPointer(rebasing: body[ranges[index]])
+            let bytes = UnsafeRawBufferPointer(rebasing: bodyBytes[ranges[index]])
             guard StoredFormat.checksum(bytes) == checksums[index] else { throw .corrupt("section \(index) checksum") }
             return bytes
         }

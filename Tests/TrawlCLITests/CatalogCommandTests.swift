@@ -190,8 +190,8 @@ import TrawlCatalog
         #expect(try trawl(["catalog", "search", "narwhal"], in: folder).stdout.hasPrefix("p7\tnarwhal\n1 match"))
     }
 
-    /// A build that cannot write leaves the stored catalog as it was; a damaged catalog is
-    /// reported, never searched.
+    /// A build that cannot write leaves the stored catalog as it was; damage a search runs into
+    /// (its parts are checked as they are read) is reported, not results that may lack items.
     @Test func aFailedBuildKeepsTheCatalogAndDamageIsReported() throws {
         let folder = try freshFolder()
         let store = folder.appendingPathComponent("store")

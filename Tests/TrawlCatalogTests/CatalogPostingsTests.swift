@@ -139,7 +139,10 @@ import TrawlTestSupport
                     return (1...min(PrefixPostings.longestPrefix, bytes.count)).map { Array(bytes.prefix($0)) }
                 })
                 let lists = { (catalog: Catalog) in
-                    prefixes.map { prefix in catalog.prefixPostings.list(forPrefix: prefix).map { [catalog.prefixPostings.items[$0].map(Int.init), catalog.prefixPostings.fieldTags[$0].map(Int.init)] } }
+                    prefixes.map { prefix in catalog.prefixPostings.list(forPrefix: prefix).map { list in
+                        let (items, tags) = catalog.prefixPostings.itemsAndTags(of: list)
+                        return [items.map(Int.init), tags.map(Int.init)]
+                    } }
                 }
                 let listsAgree = lists(ahead) == lists(inTurn)
                 #expect(listsAgree, "chunk \(chunk)")
@@ -187,7 +190,8 @@ import TrawlTestSupport
                     }
                 }
                 // Items retired since the lists were chosen may stay in them (searches skip them).
-                let live = zip(catalog.prefixPostings.items[list], catalog.prefixPostings.fieldTags[list]).filter { catalog.isLive[Int($0.0)] }
+                let (listItems, listTags) = catalog.prefixPostings.itemsAndTags(of: list)
+                let live = zip(listItems, listTags).filter { catalog.isLive[Int($0.0)] }
                 #expect(live.map(\.0) == expected.keys.sorted(), "\(prefix)")
                 #expect(live.map(\.1) == expected.keys.sorted().map { expected[$0]! }, "\(prefix)")
             }

@@ -1,0 +1,118 @@
+import TrawlKernels
+import TrawlStorage
+
+/// A stored catalog's forward index read where it lies (``CatalogFormat`` version 5): by internal
+/// number, where the item's record starts; the records, each the word count of every field then
+/// the words, as varints; and each item's length (its word count) in a byte, 255 for "read the
+/// record".
+///
+/// An item's words are decoded when it is ranked, and checked then: a record that does not fit
+/// its bytes, or names a word the vocabulary lacks, reads as an item with no words.
+/// A view: whoever made it keeps the bytes alive and unchanged.
+struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps immutable
+    private let starts: UnsafePointer<UInt32>?
+    private let records: UnsafeRawBufferPointer
+    private let lengths: UnsafePointer<UInt8>?
+    let slotCount: Int
+    let fieldCount: Int
+    private let wordCount: UInt32
+    /// How many words the records hold together (the bytes of the records bound it).
+    let totalWords: Int
+
+    /// A forward index of no items.
+    init(fieldCount: Int) {
+        starts = nil
+        records = UnsafeRawBufferPointer(start: nil, count: 0)
+        lengths = nil
+        slotCount = 0
+        self.fieldCount = fieldCount
+        wordCount = 0
+        totalWords = 0
+    }
+
+    /// The forward index of `slotCount` items of `fieldCount` fields whose words are below
+    /// `wordCount`, from its three sections; nil when their sizes do not fit that many items.
+    init?(starts: UnsafeRawBufferPointer, records: UnsafeRawBufferPointer, lengths: UnsafeRawBufferPointer,
+          slotCount: Int, fieldCount: Int, wordCount: Int, totalWords: Int) {
+        guard starts.count == 4 * (slotCount + 1), lengths.count == slotCount, let base = starts.baseAddress,
+              Int(bitPattern: base) % 4 == 0, totalWords <= records.count else { return nil }
+        self.starts = base.assumingMemoryBound(to: UInt32.self)
+        self.records = records
+        self.lengths = lengths.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        self.slotCount = slotCount
+        self.fieldCount = fieldCount
+        self.wordCount = UInt32(clamping: wordCount)
+        self.totalWords = totalWords
+    }
+
+    /// Where item `item`'s record lies, nil when its starts do not fit the records.
+    private func record(of item: Int) -> Range<Int>? {
+        guard let starts, item >= 0, item < slotCount else { return nil }
+        let start = Int(starts[item].littleEndian), end = Int(starts[item + 1].littleEndian)
+        guard start <= end, end <= records.count else { return nil }
+        return start..<end
+    }
+
+    /// How many words item `item` holds (the rank's length).
+    func length(of item: Int) -> Int {
+        guard let lengths, item >= 0, item < slotCount else { return 0 }
+        let length = lengths[item]
+        if length < 255 { return Int(length) }
+        var counts = [UInt32](repeating: 0, count: fieldCount)
+        return fieldLengths(of: item, into: &counts) ? counts.reduce(0) { $0 + Int($1) } : 0
+    }
+
+    /// Sets `counts` (one per field) to item `item`'s word count by field; false (and zeros)
+    /// when its record is damaged.
+    func fieldLengths(of item: Int, into counts: inout [UInt32]) -> Bool {
+        guard let range = record(of: item) else { counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }; return false }
+        var decoder = VarintDecoder(UnsafeRawBufferPointer(rebasing: records[range]))
+        let decoded = counts.withUnsafeMutableBufferPointer { counts in (try? decoder.decode(into: counts, ascending: false)) != nil }
+        if !decoded { counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        return decoded
+    }
+
+    /// Decodes item `item`'s words into `words` and its field bounds (positions in `words`,
+    /// `fieldCount + 1` of them) into `bounds`; a damaged record gives no words, and false.
+    @discardableResult
+    func decode(_ item: Int, words: inout [UInt32], bounds: inout [UInt32]) -> Bool {
+        words.removeAll(keepingCapacity: true)
+        bounds.removeAll(keepingCapacity: true)
+        bounds.append(0)
+        guard let range = record(of: item) else { return emptyBounds(&bounds) }
+        var decoder = VarintDecoder(UnsafeRawBufferPointer(rebasing: records[range]))
+        var total = 0
+        for _ in 0..<fieldCount {
+            guard let count = try? decoder.next(), total + Int(count) <= range.count else { return emptyBounds(&bounds) }
+            total += Int(count)
+            bounds.append(UInt32(total))
+        }
+        words.reserveCapacity(total)
+        let limit = wordCount
+        let decoded = try? [UInt32](unsafeUninitializedCapacity: total) { (values, initialized) throws(StoredFormatError) in
+            let largest = try decoder.decode(into: values, ascending: false)
+            initialized = total
+            guard total == 0 || largest < limit else { throw .corrupt("forward index") }
+        }
+        guard let decoded, decoder.isAtEnd else { return emptyBounds(&bounds) }
+        words.append(contentsOf: decoded)
+        return true
+    }
+
+    private func emptyBounds(_ bounds: inout [UInt32]) -> Bool {
+        bounds = [UInt32](repeating: 0, count: fieldCount + 1)
+        return false
+    }
+
+    /// Starts loading item `item`'s start.
+    func prefetchStart(of item: Int) {
+        guard let starts, item >= 0, item < slotCount else { return }
+        trawl_prefetch(UnsafeRawPointer(starts + item), 8)
+    }
+
+    /// Starts loading item `item`'s record (reading its start).
+    func prefetchRecord(of item: Int) {
+        guard let range = record(of: item), let base = records.baseAddress else { return }
+        trawl_prefetch(base + range.lowerBound, min(range.count, 256))
+    }
+}

@@ -1,0 +1,211 @@
+import Synchronization
+import TrawlStorage
+
+/// The word index of a stored catalog (``CatalogFormat`` version 5), read where it lies in the
+/// file: opening a catalog reads the small sections (the vocabulary, the retired numbers, the
+/// insertion orders that are not their numbers) and leaves the forward index, the postings, the
+/// facet columns and the prefix lists in the file, mapped, shared with the page cache.
+///
+/// Each of those is checked when first read: its sections' checksums, then their sizes against
+/// the catalog's counts; a part that fails reads as empty (no postings, items with no words) and
+/// the search goes on around it. Each list or record is checked again when decoded, since a file
+/// may come from anywhere and a checksum proves nothing against one made to match.
+final class StoredIndex: @unchecked Sendable { // reads memory the file keeps immutable; the rest is behind a mutex
+    /// The sections after the items, in order (see ``CatalogFormat``).
+    enum Section {
+        static let forwardStarts = 0, forward = 1, lengths = 2, orders = 3, retired = 4
+        static let postingStarts = 5, postings = 6, postingTags = 7
+        static let columns = 8, itemValues = 9, valueBounds = 10, valueStarts = 11, valuePostings = 12
+        static let vocabulary = 13
+        static let prefixKeys = vocabulary + Vocabulary.sectionCount
+        static let prefixStarts = prefixKeys + 1, prefixLists = prefixKeys + 2, prefixTags = prefixKeys + 3, prefixWordLists = prefixKeys + 4
+        static let count = prefixWordLists + 1
+    }
+
+    let counts: Catalog.IndexCounts
+    let fieldCount: Int
+    let valueCount: Int
+    private let file: FileBytes
+    /// The file's bytes when it is read rather than mapped, copied where they stay.
+    private let copy: UnsafeMutableRawBufferPointer?
+    /// The index sections, each where it lies, with its checksum.
+    private let sections: [UnsafeRawBufferPointer]
+    private let checksums: [UInt64]
+    private let state = Mutex(State())
+
+    private struct State {
+        /// By section: whether its checksum was checked and held.
+        var checked: [Bool?] = Array(repeating: nil, count: Section.count)
+        /// What was found damaged first among the parts read so far (each reads as empty).
+        var damage: StoredFormatError?
+        var forward: StoredForwardIndex?
+        var postings: (lists: InPlaceLists, tags: PackedTags?)?
+        var valuePostings: InPlaceLists?
+        var prefixLists: (lists: InPlaceLists, tags: PackedTags?)?
+        var columns: [ValueColumn?]?
+        var itemValues: (values: [UInt32], bounds: [UInt32])?
+    }
+
+    /// The index whose sections start at `first` in `reader`, whose body begins `bodyOffset`
+    /// bytes into `file`; nothing is read yet.
+    init(file: FileBytes, reader: StoredSections.Reader, bodyOffset: Int, first: Int, counts: Catalog.IndexCounts,
+         fieldCount: Int, valueCount: Int) {
+        self.file = file
+        self.counts = counts
+        self.fieldCount = fieldCount
+        self.valueCount = valueCount
+        let body: UnsafeRawPointer
+        if let mapped = file.mappedBytes, let base = mapped.baseAddress {
+            copy = nil
+            body = UnsafeRawPointer(base) + bodyOffset
+        } else {
+            // A small file, read: copied once where it stays, 8-byte aligned as its sections are.
+            let length = reader.body.count
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(length, 8), alignment: 8)
+            if let source = reader.body.baseAddress { copy.baseAddress!.copyMemory(from: source, byteCount: length) }
+            self.copy = copy
+            body = UnsafeRawPointer(copy.baseAddress!)
+        }
+        sections = (0..<Section.count).map { UnsafeRawBufferPointer(start: body + reader.range(first + $0).lowerBound, count: reader.range(first + $0).count) }
+        checksums = (0..<Section.count).map { reader.checksum(first + $0) }
+    }
+
+    deinit { copy?.deallocate() }
+
+    /// Section `index`, empty when its checksum does not hold (checked once, the first time);
+    /// called with the state locked.
+    private func section(_ index: Int, in state: inout State) -> UnsafeRawBufferPointer {
+        if state.checked[index] == nil { state.checked[index] = StoredFormat.checksum(sections[index]) == checksums[index] }
+        guard state.checked[index]! else {
+            if state.damage == nil { state.damage = .corrupt("word index section \(index) checksum") }
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return sections[index]
+    }
+
+    /// The forward index (an empty one when damaged).
+    var forward: StoredForwardIndex {
+        state.withLock { state in
+            if let forward = state.forward { return forward }
+            let forward = StoredForwardIndex(starts: section(Section.forwardStarts, in: &state), records: section(Section.forward, in: &state),
+                                             lengths: section(Section.lengths, in: &state), slotCount: counts.slots, fieldCount: fieldCount,
+                                             wordCount: counts.words, totalWords: counts.wordOccurrences)
+                ?? damaged(StoredForwardIndex(fieldCount: fieldCount), in: &state)
+            state.forward = forward
+            return forward
+        }
+    }
+
+    /// The postings by word, with their tags (no lists when damaged).
+    var postings: (lists: InPlaceLists, tags: PackedTags?) {
+        state.withLock { state in
+            if let postings = state.postings { return postings }
+            let postings = lists(Section.postingStarts, count: counts.words, tags: Section.postingTags, in: &state)
+            state.postings = postings
+            return postings
+        }
+    }
+
+    /// The items by attribute value (no lists when damaged).
+    var valuePostings: InPlaceLists {
+        state.withLock { state in
+            if let lists = state.valuePostings { return lists }
+            let lists = lists(Section.valueStarts, count: valueCount, tags: nil, in: &state).lists
+            state.valuePostings = lists
+            return lists
+        }
+    }
+
+    /// The prefix lists, `count` of them, with their tags (no lists when damaged).
+    func prefixLists(count: Int) -> (lists: InPlaceLists, tags: PackedTags?) {
+        state.withLock { state in
+            if let lists = state.prefixLists { return lists }
+            let lists = lists(Section.prefixStarts, count: count, tags: Section.prefixTags, in: &state)
+            state.prefixLists = lists
+            return lists
+        }
+    }
+
+    /// The lists whose starts are section `starts` (their values the section after), with the
+    /// tags of section `tags` when given; no lists when any of them is damaged.
+    private func lists(_ starts: Int, count: Int, tags: Int?, in state: inout State) -> (lists: InPlaceLists, tags: PackedTags?) {
+        guard let lists = InPlaceLists(starts: section(starts, in: &state), lists: section(starts + 1, in: &state), count: count,
+                                       below: counts.slots) else {
+            return damaged((InPlaceLists(), nil), in: &state)
+        }
+        guard let tags else { return (lists, nil) }
+        guard let packed = PackedTags(section(tags, in: &state), count: lists.totalCount) else { return damaged((InPlaceLists(), nil), in: &state) }
+        return (lists, packed)
+    }
+
+    /// `empty`, noting that a part was found damaged.
+    private func damaged<Part>(_ empty: Part, in state: inout State) -> Part {
+        if state.damage == nil { state.damage = .corrupt("word index sizes") }
+        return empty
+    }
+
+    /// What was found damaged first among the parts read so far (a checksum or sizes that do
+    /// not hold), if anything.
+    var damage: StoredFormatError? { state.withLock { $0.damage } }
+
+    /// By attribute, its column when it has one (``ValueColumn``).
+    var columns: [ValueColumn?] {
+        state.withLock { state in
+            if let columns = state.columns { return columns }
+            let columns = Self.columns(section(Section.columns, in: &state), slotCount: counts.slots, valueCount: valueCount)
+            state.columns = columns
+            return columns
+        }
+    }
+
+    /// The columns section: a `u32` attribute count and 4 zero bytes, then by attribute a `u32`
+    /// width (0 for no column), 4 zero bytes and a `u64` offset from the section's start, then the
+    /// columns; none when it does not fit.
+    private static func columns(_ bytes: UnsafeRawBufferPointer, slotCount: Int, valueCount: Int) -> [ValueColumn?] {
+        guard bytes.count >= 8, let base = bytes.baseAddress else { return [] }
+        let count = Int(StoredFormat.readUInt(bytes, 0, 4))
+        guard count <= (bytes.count - 8) / 16 else { return [] }
+        var columns: [ValueColumn?] = []
+        for attribute in 0..<count {
+            let width = Int(StoredFormat.readUInt(bytes, 8 + 16 * attribute, 4)), offset = StoredFormat.readUInt(bytes, 16 + 16 * attribute, 8)
+            guard [1, 2, 4].contains(width), offset % UInt64(width) == 0, offset <= UInt64(bytes.count),
+                  UInt64(bytes.count) - offset >= UInt64(slotCount) * UInt64(width) else {
+                columns.append(nil)
+                continue
+            }
+            columns.append(ValueColumn(stored: base + Int(offset), width: width, count: slotCount, valueCount: valueCount))
+        }
+        return columns
+    }
+
+    /// The values of the attributes with no column, by item: the values, and where each item's
+    /// begin (`slots + 1` of them). Decoded when first asked for (a filter or a facet of such an
+    /// attribute); none for any item when damaged.
+    var itemValues: (values: [UInt32], bounds: [UInt32]) {
+        state.withLock { state in
+            if let values = state.itemValues { return values }
+            let values = decodedItemValues(&state) ?? damaged(([], [UInt32](repeating: 0, count: counts.slots + 1)), in: &state)
+            state.itemValues = values
+            return values
+        }
+    }
+
+    private func decodedItemValues(_ state: inout State) -> (values: [UInt32], bounds: [UInt32])? {
+        var decoder = VarintDecoder(section(Section.itemValues, in: &state))
+        var boundDecoder = VarintDecoder(section(Section.valueBounds, in: &state))
+        guard let valueCount = try? decoder.count(), let boundCount = try? boundDecoder.count(),
+              boundCount == counts.slots + 1 || (valueCount == 0 && boundCount == 0) else { return nil }
+        let limit = UInt32(clamping: self.valueCount)
+        guard let values = try? [UInt32](unsafeUninitializedCapacity: valueCount, initializingWith: { (values, initialized) throws(StoredFormatError) in
+            let largest = try decoder.decode(into: values, ascending: false)
+            initialized = valueCount
+            guard valueCount == 0 || largest < limit else { throw .corrupt("item values") }
+        }), decoder.isAtEnd else { return nil }
+        guard boundCount > 0 else { return (values, [UInt32](repeating: 0, count: counts.slots + 1)) }
+        guard let ends = try? [UInt32](unsafeUninitializedCapacity: boundCount, initializingWith: { (ends, initialized) throws(StoredFormatError) in
+            _ = try boundDecoder.decode(into: ends, ascending: true)
+            initialized = boundCount
+        }), boundDecoder.isAtEnd, ends.first == 0, ends.last == UInt32(truncatingIfNeeded: valueCount) else { return nil }
+        return (values, ends)
+    }
+}

@@ -1,0 +1,76 @@
+/// Lists of strictly ascending values as ``StoredSections/Writer/append(inPlaceLists:)`` stored
+/// them, read where they lie: a list is decoded only when asked for, and checked then, so opening
+/// them costs nothing and a damaged list reads as empty without spoiling the others.
+///
+/// A view: whoever made it keeps the bytes alive and unchanged.
+package struct InPlaceLists: @unchecked Sendable { // reads memory its owner keeps immutable
+    private let counts: UnsafePointer<UInt32>?
+    private let offsets: UnsafePointer<UInt32>?
+    private let bytes: UnsafeRawBufferPointer
+    /// How many lists there are.
+    package let count: Int
+    private let limit: UInt64
+
+    /// No lists.
+    package init() {
+        counts = nil
+        offsets = nil
+        bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        count = 0
+        limit = 0
+    }
+
+    /// The `count` lists whose starts section is `starts` (8-byte aligned) and whose values,
+    /// each below `limit`, are in `lists`; nil when the starts section is not of that many lists.
+    package init?(starts: UnsafeRawBufferPointer, lists: UnsafeRawBufferPointer, count: Int, below limit: Int) {
+        guard count >= 0, starts.count == 8 * (count + 1), let base = starts.baseAddress, Int(bitPattern: base) % 4 == 0 else { return nil }
+        counts = base.assumingMemoryBound(to: UInt32.self)
+        offsets = base.assumingMemoryBound(to: UInt32.self) + (count + 1)
+        bytes = lists
+        self.count = count
+        self.limit = UInt64(max(0, limit))
+    }
+
+    /// How many values list `list` holds, 0 when its starts do not fit the bytes (a damaged file).
+    package func valueCount(of list: Int) -> Int {
+        guard let extent = extent(of: list) else { return 0 }
+        return extent.values.count
+    }
+
+    /// Where list `list`'s values are numbered among all the lists' values.
+    package func firstValue(of list: Int) -> Int { extent(of: list)?.values.lowerBound ?? 0 }
+
+    /// How many values the lists hold together (as their starts say).
+    package var totalCount: Int { count == 0 ? 0 : Int(counts![count].littleEndian) }
+
+    /// The values of list `list`, ascending; empty when the list is damaged.
+    package func values(of list: Int) -> [UInt32] {
+        guard let extent = extent(of: list), !extent.values.isEmpty else { return [] }
+        let length = extent.values.count
+        var decoder = VarintDecoder(UnsafeRawBufferPointer(rebasing: bytes[extent.bytes]))
+        let values = try? [UInt32](unsafeUninitializedCapacity: length) { (values, initialized) throws(StoredFormatError) in
+            _ = try decoder.decode(into: values, ascending: false)
+            initialized = length
+            // The gaps less one become the values.
+            var next: UInt64 = 0
+            for position in 0..<length {
+                let value = next + UInt64(values[position])
+                values[position] = UInt32(truncatingIfNeeded: value)
+                next = value + 1
+            }
+            guard next <= limit else { throw .corrupt("list values") }
+        }
+        guard let values, decoder.isAtEnd else { return [] }
+        return values
+    }
+
+    /// List `list`'s value numbers and bytes, checked against each other and the section (each
+    /// value takes a byte at least); nil when they do not fit.
+    private func extent(of list: Int) -> (values: Range<Int>, bytes: Range<Int>)? {
+        guard list >= 0, list < count, let counts, let offsets else { return nil }
+        let first = Int(counts[list].littleEndian), end = Int(counts[list + 1].littleEndian)
+        let start = Int(offsets[list].littleEndian), stop = Int(offsets[list + 1].littleEndian)
+        guard first <= end, start <= stop, stop <= bytes.count, end - first <= stop - start else { return nil }
+        return (first..<end, start..<stop)
+    }
+}
