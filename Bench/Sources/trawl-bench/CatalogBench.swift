@@ -193,12 +193,6 @@ struct CatalogBench {
         return out + "\""
     }
 
-    private func percentile(_ sorted: [Double], _ p: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        let k = max(0, min(sorted.count - 1, Int((p / 100 * Double(sorted.count) + 0.5).rounded()) - 1))
-        return sorted[k]
-    }
-
     /// A query as typed, its intended item, whether one word carries a typo, and the drawn words
     /// before the typo.
     struct Query { var text: String; var target: String; var typo: Bool; var words: [String] }
