@@ -1,12 +1,13 @@
 import TrawlStorage
 
 /// What a search reads of the word index, whether it is in memory (built, or updated) or read
-/// where it lies in a stored catalog's file (``StoredIndex``).
+/// where it lies in a stored catalog's file (`StoredIndex`).
 extension Catalog {
     /// What was found damaged first among the parts of a stored catalog read so far (a checksum
     /// or sizes that do not hold), if anything: what was read from there read as empty, so a
     /// search that read it may have missed items. Nil for a catalog in memory.
-    package var damage: StoredFormatError? { storedIndex?.damage ?? storedItems?.damage }
+    public var damage: StoredFormatError? { storedIndex?.damage ?? storedItems?.damage }
+
     /// How many items hold word `word`.
     func postingCount(of word: Int) -> Int {
         guard let storedIndex else { return postings[word].count }
@@ -16,16 +17,13 @@ extension Catalog {
     /// The items holding word `word`, ascending.
     func postingItems(of word: Int) -> [UInt32] {
         guard let storedIndex else { return postings[word] }
-        return storedIndex.postings.lists.values(of: word)
+        return storedIndex.postingsAndTags(of: word).items
     }
 
     /// The items holding word `word`, ascending, and beside each its tag (``postingTags``).
     func postingsAndTags(of word: Int) -> (items: [UInt32], tags: [UInt8]) {
         guard let storedIndex else { return (postings[word], postingTags[word]) }
-        let (lists, tags) = storedIndex.postings
-        let items = lists.values(of: word)
-        guard let tags, !items.isEmpty else { return ([], []) }
-        return (items, tags.tags(from: lists.firstValue(of: word), count: items.count))
+        return storedIndex.postingsAndTags(of: word)
     }
 
     /// How many items have attribute value `value` (retired numbers included).

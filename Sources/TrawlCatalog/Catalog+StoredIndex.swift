@@ -78,10 +78,12 @@ extension Catalog {
         prefixPostings.appendSections(to: &writer)
     }
 
-    /// The facet columns (see ``StoredIndex``): each as narrow as the value count allows.
+    /// The facet columns (see ``StoredIndex``): each the places of the items' values among the
+    /// attribute's, as narrow as the attribute's value count allows.
     private var columnsSection: [UInt8] {
-        let width = valueStrings.count < 255 ? 1 : valueStrings.count < 65535 ? 2 : 4
         var header: [UInt8] = [], body: [UInt8] = []
+        var places = [UInt32](repeating: 0, count: valueStrings.count)
+        for values in attributeValues { for (place, value) in values.enumerated() { places[Int(value)] = UInt32(place) + 1 } }
         StoredFormat.appendUInt(UInt64(attributeNames.count), 4, to: &header)
         StoredFormat.appendUInt(0, 4, to: &header)
         let bodyStart = 8 + 16 * attributeNames.count
@@ -91,11 +93,12 @@ extension Catalog {
                 StoredFormat.appendUInt(0, 8, to: &header)
                 continue
             }
+            let width = ValueColumn.storedWidth(valueCount: attributeValues[attribute].count)
             while body.count % 8 != 0 { body.append(0) }
             StoredFormat.appendUInt(UInt64(width), 4, to: &header)
             StoredFormat.appendUInt(0, 4, to: &header)
             StoredFormat.appendUInt(UInt64(bodyStart + body.count), 8, to: &header)
-            for value in column { StoredFormat.appendUInt(UInt64(value), width, to: &body) }
+            for value in column { StoredFormat.appendUInt(UInt64(value == 0 ? 0 : places[Int(value) - 1]), width, to: &body) }
         }
         return header + body
     }
@@ -109,8 +112,10 @@ extension Catalog {
         let stride = fields.count + 1
         guard counts.live <= counts.slots, counts.nextOrder <= Int(UInt32.max), counts.slots < Int(UInt32.max) / stride,
               counts.words < Int(UInt32.max) else { throw .corrupt("item counts") }
+        var attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
+        for (value, attribute) in valueAttribute.enumerated() { attributeValues[attribute].append(UInt32(value)) }
         let index = StoredIndex(file: file, reader: reader, bodyOffset: bodyOffset, first: first, counts: counts,
-                                fieldCount: fields.count, valueCount: valueStrings.count)
+                                fieldCount: fields.count, valueCount: valueStrings.count, attributeValues: attributeValues)
         typealias Section = StoredIndex.Section
         var live = [Bool]()
         live.reserveCapacity(counts.slots + counts.slots / 8)
@@ -146,12 +151,9 @@ extension Catalog {
         vocabulary.buildTrie()
         prefixPostings = try PrefixPostings(sections: reader, first: first + Section.prefixKeys, chosenAt: counts.prefixChosenAt,
                                             slotCount: counts.slots, wordCount: counts.words, stored: index)
-        attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
+        self.attributeValues = attributeValues
         attributePostingCounts = [Int](repeating: 0, count: attributeNames.count)
-        for (value, attribute) in valueAttribute.enumerated() {
-            attributeValues[attribute].append(UInt32(value))
-            attributePostingCounts[attribute] += Int(valueLists[value + 1] &- valueLists[value])
-        }
+        for (value, attribute) in valueAttribute.enumerated() { attributePostingCounts[attribute] += Int(valueLists[value + 1] &- valueLists[value]) }
         isLive = live
         self.orders = orders
         storedIndex = index
@@ -161,36 +163,31 @@ extension Catalog {
     }
 
     /// Reads a stored index whole into the arrays an update extends: the forward index, the
-    /// postings, the items by value, the columns, the prefix lists. Nothing when the index is
+    /// postings, the items by value, the columns, the prefix lists, each section in one pass (the
+    /// forward index and the postings on threads of their own). Nothing when the index is
     /// already in memory. An index found damaged on the way is made again from the items, so
     /// that what is updated and stored again has every item's words.
     mutating func materializeIndex() {
         guard let stored = storedIndex else { return }
-        let slots = slotCount
-        let forward = stored.forward
-        var isComplete = true
-        var words = [UInt32](), bounds = [UInt32](), lengths = [UInt32]()
-        words.reserveCapacity(forward.totalWords + forward.totalWords / 8)
-        bounds.reserveCapacity((slots + slots / 8) * (fields.count + 1))
-        lengths.reserveCapacity(slots + slots / 8)
-        var itemWords = [UInt32](), itemBounds = [UInt32]()
-        for slot in 0..<slots {
-            if !forward.decode(slot, words: &itemWords, bounds: &itemBounds) { isComplete = false }
-            let start = UInt32(words.count)
-            for field in 0..<fields.count { bounds.append(start + itemBounds[field]) }
-            bounds.append(start + itemBounds[fields.count])
-            lengths.append(itemBounds[fields.count])
-            words += itemWords
+        let slots = slotCount, wordCount = vocabulary.count
+        let forwardLane = SlotArray<(words: [UInt32], bounds: [UInt32], lengths: [UInt32])>(count: 1)
+        let postingsLane = SlotArray<(postings: [[UInt32]], tags: [[UInt8]])>(count: 1)
+        let isRead = DispatchGroup()
+        DispatchQueue.global().async(group: isRead) {
+            if let records = stored.forward.allRecords() { forwardLane.set(0, records) }
         }
-        let (lists, tags) = stored.postings
-        let postings = (0..<vocabulary.count).map { lists.values(of: $0) }
-        let valueLists = stored.valuePostings
-        let valuePostings = valueStrings.indices.map { valueLists.values(of: $0) }
+        DispatchQueue.global().async(group: isRead) {
+            let (lists, tags) = stored.postings
+            guard let postings = lists.allValues(), postings.count == wordCount, let tags else { return }
+            postingsLane.set(0, (postings, postings.indices.map { tags.tags(from: lists.firstValue(of: $0), count: postings[$0].count) }))
+        }
+        let valuePostings = stored.valuePostings.allValues()
         let columns = stored.columns, others = stored.itemValues
         var prefixes = prefixPostings
         let prefixesAreComplete = prefixes.materialize()
-        if stored.damage != nil || !isComplete || !prefixesAreComplete || postings.indices.contains(where: { postings[$0].count != lists.valueCount(of: $0) })
-            || valuePostings.indices.contains(where: { valuePostings[$0].count != valueLists.valueCount(of: $0) }) {
+        isRead.wait()
+        guard let (words, bounds, lengths) = forwardLane.take(0), let (postings, postingTags) = postingsLane.take(0), let valuePostings,
+              valuePostings.count == valueStrings.count, prefixesAreComplete, stored.damage == nil else {
             indexAgainFromItems()
             return
         }
@@ -199,21 +196,18 @@ extension Catalog {
         self.bounds = bounds
         self.lengths = lengths
         self.postings = postings
-        postingTags = postings.indices.map { word in
-            guard let tags, !postings[word].isEmpty else { return [UInt8](repeating: 0, count: postings[word].count) }
-            return tags.tags(from: lists.firstValue(of: word), count: postings[word].count)
-        }
+        self.postingTags = postingTags
         self.valuePostings = valuePostings
         attributeColumns = attributeNames.indices.map { attribute in
             columns.indices.contains(attribute) ? columns[attribute]?.values(count: slots) : nil
         }
         // Each item's values: those of its columns, then the others.
+        let columned = attributeColumns.compactMap { $0 }
         var itemValues = [UInt32](), valueBounds: [UInt32] = [0]
+        itemValues.reserveCapacity(slots * columned.count + others.values.count)
         valueBounds.reserveCapacity(slots + slots / 8 + 1)
         for slot in 0..<slots {
-            for column in attributeColumns {
-                if let value = column?[slot], value != 0 { itemValues.append(value - 1) }
-            }
+            for column in columned where column[slot] != 0 { itemValues.append(column[slot] - 1) }
             itemValues += others.values[Int(others.bounds[slot])..<Int(max(others.bounds[slot], others.bounds[slot + 1]))]
             valueBounds.append(UInt32(itemValues.count))
         }

@@ -279,7 +279,7 @@ enum CatalogBlock {
         return bytes
     }
 
-    /// The items of a version 3 or 4 block read from `reader`, and their words numbered as
+    /// The items of a version 3, 4 or 5 block read from `reader`, and their words numbered as
     /// `lexicon.numbers` says (the catalog's fields in order, item by item). With `wanted` (the
     /// items' places in the block), only those items get their fields and attributes (the
     /// others keep their ids: a block is read whole to show a few of its items) and no words
@@ -380,7 +380,7 @@ enum CatalogBlock {
         return texts
     }
 
-    /// Moves `reader` past a version 3 or 4 block.
+    /// Moves `reader` past a version 3, 4 or 5 block.
     static func skip(_ reader: inout StoredFormat.Reader) throws(StoredFormatError) {
         _ = try reader.count()
         for _ in 0..<2 {

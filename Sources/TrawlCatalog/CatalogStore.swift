@@ -50,7 +50,9 @@ public enum CatalogStore {
     /// Reads the catalog stored in `folder`, with the changes recorded since. Each file is opened
     /// without following a link and without blocking (a FIFO or device there is refused, not
     /// waited on), and its header is read and checked before its body, whose length must be the
-    /// file's.
+    /// file's. The catalog's word index and items stay in the file, mapped, and are read as
+    /// searches need them (``Catalog/damage`` tells what was found damaged on the way); with
+    /// changes pending, the index is read whole to apply them.
     public static func load(from folder: FilePath) throws -> Catalog {
         // The changes first: a catalog written whole after they were read holds them (their base
         // no longer matches), and changes read after the catalog could be newer than both.
@@ -139,8 +141,8 @@ public enum CatalogStore {
         try openRegular(file) { descriptor, size in
             let header = try checkedHeader(descriptor, size: size, check: check)
             guard size <= sizeLimit else { throw StoredFormatError.corrupt("a file of \(size) bytes, more than any catalog holds") }
-            // Mapped when large (``FileBytes``): a version 4 catalog's items are read from it
-            // when shown, and the rest of it is copied out once.
+            // Mapped when large (``FileBytes``): a version 5 catalog's word index and items are
+            // read where they lie, as a search needs them.
             return (try FileBytes.read(descriptor), StoredHeader.checksum(of: header))
         }
     }

@@ -61,10 +61,7 @@ struct PrefixPostings: Sendable {
     /// The items of list `list`, ascending, and beside each its field tag.
     func itemsAndTags(of list: Int) -> (items: [UInt32], tags: [UInt8]) {
         guard let stored else { return (items[list], fieldTags[list]) }
-        let (lists, tags) = stored.prefixLists(count: listCount)
-        let items = lists.values(of: list)
-        guard let tags, !items.isEmpty else { return ([], []) }
-        return (items, tags.tags(from: lists.firstValue(of: list), count: items.count))
+        return stored.prefixItemsAndTags(of: list, count: listCount)
     }
 
     /// Reads stored lists into `items` and `fieldTags`, for an update to extend; false when a

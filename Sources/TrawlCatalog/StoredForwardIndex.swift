@@ -87,21 +87,50 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
             total += Int(count)
             bounds.append(UInt32(total))
         }
-        words.reserveCapacity(total)
-        let limit = wordCount
-        let decoded = try? [UInt32](unsafeUninitializedCapacity: total) { (values, initialized) throws(StoredFormatError) in
-            let largest = try decoder.decode(into: values, ascending: false)
-            initialized = total
-            guard total == 0 || largest < limit else { throw .corrupt("forward index") }
+        // Decoded into the caller's array, whose room stays from item to item.
+        words.append(contentsOf: repeatElement(0, count: total))
+        let largest = words.withUnsafeMutableBufferPointer { try? decoder.decode(into: $0, ascending: false) }
+        guard let largest, total == 0 || largest < wordCount, decoder.isAtEnd else {
+            words.removeAll(keepingCapacity: true)
+            return emptyBounds(&bounds)
         }
-        guard let decoded, decoder.isAtEnd else { return emptyBounds(&bounds) }
-        words.append(contentsOf: decoded)
         return true
     }
 
     private func emptyBounds(_ bounds: inout [UInt32]) -> Bool {
         bounds = [UInt32](repeating: 0, count: fieldCount + 1)
         return false
+    }
+
+    /// Every item's words, field bounds and length, as ``Catalog`` keeps them in memory, decoded
+    /// in one pass over the records (each where its start says); nil when a record is damaged.
+    func allRecords() -> (words: [UInt32], bounds: [UInt32], lengths: [UInt32])? {
+        guard let starts, lengths != nil else { return slotCount == 0 ? ([], [], []) : nil }
+        let stride = fieldCount + 1, total = totalWords
+        var decoder = VarintDecoder(records)
+        var bounds = [UInt32](), lengths = [UInt32]()
+        bounds.reserveCapacity((slotCount + slotCount / 8) * stride)
+        lengths.reserveCapacity(slotCount + slotCount / 8)
+        var isWhole = true
+        let words = [UInt32](unsafeUninitializedCapacity: total + total / 8) { words, initialized in
+            var used = 0
+            defer { initialized = used }
+            for slot in 0..<slotCount {
+                guard Int(starts[slot].littleEndian) == decoder.offset else { isWhole = false; return }
+                bounds.append(UInt32(used))
+                for _ in 0..<fieldCount {
+                    guard let count = try? decoder.next(), Int(bounds[bounds.count - 1]) + Int(count) <= total else { isWhole = false; return }
+                    bounds.append(bounds[bounds.count - 1] + count)
+                }
+                let end = Int(bounds[bounds.count - 1])
+                guard end <= total, let largest = try? decoder.decode(into: UnsafeMutableBufferPointer(rebasing: words[used..<end]), ascending: false),
+                      end == used || largest < wordCount else { isWhole = false; return }
+                used = end
+                lengths.append(UInt32(end - Int(bounds[bounds.count - stride])))
+            }
+            isWhole = used == total && decoder.isAtEnd && Int(starts[slotCount].littleEndian) == decoder.offset
+        }
+        return isWhole ? (words, bounds, lengths) : nil
     }
 
     /// Starts loading item `item`'s start.

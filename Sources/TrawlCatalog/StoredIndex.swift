@@ -25,6 +25,8 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     let counts: Catalog.IndexCounts
     let fieldCount: Int
     let valueCount: Int
+    /// By attribute, its value numbers (the stored columns hold places among them).
+    let attributeValues: [[UInt32]]
     private let file: FileBytes
     /// The file's bytes when it is read rather than mapped, copied where they stay.
     private let copy: UnsafeMutableRawBufferPointer?
@@ -32,6 +34,47 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     private let sections: [UnsafeRawBufferPointer]
     private let checksums: [UInt64]
     private let state = Mutex(State())
+    /// Lists decoded while searching, kept for the next searches (``decodedLists``).
+    private let decodedLists = Mutex(DecodedLists())
+
+    /// Decoded lists of a few hundred values or more (a keystroke reads the same lists as the
+    /// one before), up to a budget of values; forgotten all at once when it is spent.
+    private struct DecodedLists {
+        /// By key (a word's postings: its number; prefix list `l`: `-l - 1`): the items and tags.
+        var lists: [Int: (items: [UInt32], tags: [UInt8])] = [:]
+        var values = 0
+    }
+
+    /// Lists shorter than this are decoded each time (that costs about what looking one up does).
+    private static let smallestKept = 256
+
+    /// The items and tags of the list keyed `key` in `lists`, decoded or kept from before.
+    private func itemsAndTags(_ list: Int, key: Int, of lists: (lists: InPlaceLists, tags: PackedTags?)) -> (items: [UInt32], tags: [UInt8]) {
+        guard lists.lists.valueCount(of: list) >= Self.smallestKept else { return Self.decode(list, of: lists) }
+        if let kept = decodedLists.withLock({ $0.lists[key] }) { return kept }
+        let decoded = Self.decode(list, of: lists)
+        let budget = max(1 << 20, 4 * counts.slots)
+        decodedLists.withLock { kept in
+            if kept.values + decoded.items.count > budget { kept = DecodedLists() }
+            kept.lists[key] = decoded
+            kept.values += decoded.items.count
+        }
+        return decoded
+    }
+
+    private static func decode(_ list: Int, of lists: (lists: InPlaceLists, tags: PackedTags?)) -> (items: [UInt32], tags: [UInt8]) {
+        let items = lists.lists.values(of: list)
+        guard let tags = lists.tags, !items.isEmpty else { return ([], []) }
+        return (items, tags.tags(from: lists.lists.firstValue(of: list), count: items.count))
+    }
+
+    /// The items holding word `word`, ascending, with their tags.
+    func postingsAndTags(of word: Int) -> (items: [UInt32], tags: [UInt8]) { itemsAndTags(word, key: word, of: postings) }
+
+    /// The items of prefix list `list` (of `count`), ascending, with their tags.
+    func prefixItemsAndTags(of list: Int, count: Int) -> (items: [UInt32], tags: [UInt8]) {
+        itemsAndTags(list, key: -list - 1, of: prefixLists(count: count))
+    }
 
     private struct State {
         /// By section: whether its checksum was checked and held.
@@ -49,11 +92,12 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     /// The index whose sections start at `first` in `reader`, whose body begins `bodyOffset`
     /// bytes into `file`; nothing is read yet.
     init(file: FileBytes, reader: StoredSections.Reader, bodyOffset: Int, first: Int, counts: Catalog.IndexCounts,
-         fieldCount: Int, valueCount: Int) {
+         fieldCount: Int, valueCount: Int, attributeValues: [[UInt32]]) {
         self.file = file
         self.counts = counts
         self.fieldCount = fieldCount
         self.valueCount = valueCount
+        self.attributeValues = attributeValues
         let body: UnsafeRawPointer
         if let mapped = file.mappedBytes, let base = mapped.baseAddress {
             copy = nil
@@ -152,7 +196,8 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     var columns: [ValueColumn?] {
         state.withLock { state in
             if let columns = state.columns { return columns }
-            let columns = Self.columns(section(Section.columns, in: &state), slotCount: counts.slots, valueCount: valueCount)
+            let columns = Self.columns(section(Section.columns, in: &state), slotCount: counts.slots, values: attributeValues)
+            guard let columns, columns.count == attributeValues.count else { return damaged([], in: &state) }
             state.columns = columns
             return columns
         }
@@ -160,20 +205,21 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
 
     /// The columns section: a `u32` attribute count and 4 zero bytes, then by attribute a `u32`
     /// width (0 for no column), 4 zero bytes and a `u64` offset from the section's start, then the
-    /// columns; none when it does not fit.
-    private static func columns(_ bytes: UnsafeRawBufferPointer, slotCount: Int, valueCount: Int) -> [ValueColumn?] {
-        guard bytes.count >= 8, let base = bytes.baseAddress else { return [] }
+    /// columns (by item, the place of its value among the attribute's, plus one); nil when they do not fit.
+    private static func columns(_ bytes: UnsafeRawBufferPointer, slotCount: Int, values: [[UInt32]]) -> [ValueColumn?]? {
+        guard bytes.count >= 8, let base = bytes.baseAddress else { return nil }
         let count = Int(StoredFormat.readUInt(bytes, 0, 4))
-        guard count <= (bytes.count - 8) / 16 else { return [] }
+        guard count <= (bytes.count - 8) / 16 else { return nil }
         var columns: [ValueColumn?] = []
         for attribute in 0..<count {
             let width = Int(StoredFormat.readUInt(bytes, 8 + 16 * attribute, 4)), offset = StoredFormat.readUInt(bytes, 16 + 16 * attribute, 8)
-            guard [1, 2, 4].contains(width), offset % UInt64(width) == 0, offset <= UInt64(bytes.count),
-                  UInt64(bytes.count) - offset >= UInt64(slotCount) * UInt64(width) else {
+            guard width != 0 else {
                 columns.append(nil)
                 continue
             }
-            columns.append(ValueColumn(stored: base + Int(offset), width: width, count: slotCount, valueCount: valueCount))
+            guard attribute < values.count, [1, 2, 4].contains(width), offset % UInt64(width) == 0, offset <= UInt64(bytes.count),
+                  UInt64(bytes.count) - offset >= UInt64(slotCount) * UInt64(width) else { return nil }
+            columns.append(ValueColumn(stored: base + Int(offset), width: width, count: slotCount, values: values[attribute]))
         }
         return columns
     }

@@ -64,6 +64,34 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
         return values
     }
 
+    /// Every list's values, decoded in one pass over the bytes (each list where its starts say);
+    /// nil when a list is damaged.
+    package func allValues() -> [[UInt32]]? {
+        guard let counts, offsets != nil else { return count == 0 ? [] : nil }
+        var decoder = VarintDecoder(bytes)
+        var lists: [[UInt32]] = []
+        lists.reserveCapacity(count)
+        for list in 0..<count {
+            guard let extent = extent(of: list), extent.bytes.lowerBound == decoder.offset,
+                  list == 0 || extent.values.lowerBound == Int(counts[list].littleEndian) else { return nil }
+            let length = extent.values.count
+            let values = try? [UInt32](unsafeUninitializedCapacity: length) { (values, initialized) throws(StoredFormatError) in
+                _ = try decoder.decode(into: values, ascending: false)
+                initialized = length
+                var next: UInt64 = 0
+                for position in 0..<length {
+                    let value = next + UInt64(values[position])
+                    values[position] = UInt32(truncatingIfNeeded: value)
+                    next = value + 1
+                }
+                guard next <= limit else { throw .corrupt("list values") }
+            }
+            guard let values, decoder.offset == extent.bytes.upperBound else { return nil }
+            lists.append(values)
+        }
+        return decoder.isAtEnd ? lists : nil
+    }
+
     /// List `list`'s value numbers and bytes, checked against each other and the section (each
     /// value takes a byte at least); nil when they do not fit.
     private func extent(of list: Int) -> (values: Range<Int>, bytes: Range<Int>)? {

@@ -237,6 +237,9 @@ package struct VarintDecoder {
 
     package var isAtEnd: Bool { position == bytes.count }
 
+    /// How many bytes it has read.
+    package var offset: Int { position }
+
     /// The next varint.
     @inline(__always)
     package mutating func next() throws(StoredFormatError) -> UInt32 {

@@ -45,6 +45,29 @@ import TrawlStorage
         return "'\(x.text)': \(x.matches) vs \(y.matches) matches; ids \(x.hits.map(\.id)) vs \(y.hits.map(\.id)); ranks equal \(x.ranks == y.ranks); facets \(x.facets) vs \(y.facets)"
     }
 
+    /// A stored catalog large enough to be mapped, opened from its folder, is read where it lies
+    /// and answers as the catalog it stores, from several threads searching it at once (its
+    /// parts are checked and its lists kept decoded as the searches first read them).
+    @Test func aMappedCatalogSearchedFromSeveralThreadsAnswersAsInMemory() async throws {
+        var random = SeededGenerator(seed: 31)
+        let memory = Catalog(items: (0..<26_000).map { CatalogDifferentialTests.randomItem(&random, id: $0) })
+        let folder = FilePath(try temporaryFolder("catalog-mapped").path)
+        try CatalogStore.save(memory, in: folder)
+        let size = try FileManager.default.attributesOfItem(atPath: CatalogStore.path(in: folder).string)[.size] as! Int
+        #expect(size >= FileBytes.mapThreshold, "large enough to be mapped: \(size) bytes")
+        let opened = try CatalogStore.load(from: folder)
+        #expect(opened.storedIndex != nil && opened.damage == nil)
+        let expected = Self.answers(memory)
+        let answers = await withTaskGroup(of: [Answer].self) { group in
+            for _ in 0..<3 { group.addTask { Self.answers(opened) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        for answer in answers {
+            if let difference = Self.firstDifference(answer, expected) { Issue.record("\(difference)") }
+        }
+        #expect(opened.damage == nil)
+    }
+
     @Test(arguments: [(UInt64(1), Int.max), (2, 0), (3, 4096)])
     func recordedChangesSearchLikeTheSameChangesInMemoryAndLikeARebuild(seed: UInt64, mergePast: Int) throws {
         var random = SeededGenerator(seed: seed)

@@ -49,7 +49,7 @@ struct CatalogBench {
                 precondition((try? CatalogFormat.decode(stored))?.count == catalog.count, "the stored catalog does not load")
             }))
             report.add(Figure(name: "catalog.size", unit: "MB", samples: [Double(stored.count) / 1e6]))
-            report.note("catalog.size: \(String(format: "%.1f", Double(stored.count) / 1e6)) MB stored (CatalogFormat v\(CatalogFormat.version)): the word index as it is searched, and the items' text; loading reads the index and leaves the items in the file until shown")
+            report.note("catalog.size: \(String(format: "%.1f", Double(stored.count) / 1e6)) MB stored (CatalogFormat v\(CatalogFormat.version)): the word index laid out to be read where it lies, and the items' text; opening reads the small parts and leaves the rest in the file until a search reads it")
         }
         if report.wants("catalog.build.process") { try timeWholeProcessBuild(items) }
         let queries = try loadQueries(items: items)

@@ -122,6 +122,7 @@ struct CatalogStoreBench {
             for case let file as String in files { indexBytes += (try? FileManager.default.attributesOfItem(atPath: tantivyIndex + "/" + file)[.size] as? Int) ?? 0 }
         }
         report.add(Figure(name: "catalog.stored.size.tantivy", unit: "MB", samples: [Double(indexBytes) / 1e6]))
+        try measureTantivyStoredSize(peersWork: peersWork, storedSize: storedSize)
         // Typo tolerance differs (Tantivy's fuzzy terms take any edit, trawl's budget counts
         // letters and ranks prefixes apart): the one-word-per-term rule is compared on the
         // queries both answer alike for single words without typos.
@@ -130,6 +131,33 @@ struct CatalogStoreBench {
         report.agree("catalog.process.search", peer: "tantivy", equal: equal * 2 >= compared.count,
                      "queries with the same match count: \(equal) of \(compared.count) (typo rules differ)")
         report.note("catalog.process peer tantivy \(result["version"] ?? ""): Index.open + reload + searcher + the query (top 50 ids read, section facet, count) per query, in one Python process (its interpreter's start-up left out); index \(String(format: "%.1f", Double(indexBytes) / 1e6)) MB beside trawl's \(String(format: "%.1f", storedSize)) MB, which holds the items' text too (Tantivy's stores only ids here)")
+    }
+
+    /// The size of a Tantivy index of the same items that can show them as `trawl catalog search`
+    /// does (every field stored too: `Bench/Peers/tantivy_stored_size.py`), beside the stored
+    /// catalog's.
+    private func measureTantivyStoredSize(peersWork: String, storedSize: Double) throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-bench-tantivy-stored-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let items = work.appendingPathComponent("items.jsonl")
+        guard FileManager.default.createFile(atPath: items.path, contents: nil) else { throw BenchError("cannot create \(items.path)") }
+        let handle = try FileHandle(forWritingTo: items)
+        for item in catalog.allItems {
+            let line: [String: Any] = ["id": item.id, "fields": item.fields, "attributes": item.attributes]
+            handle.write(try JSONSerialization.data(withJSONObject: line))
+            handle.write(Data("\n".utf8))
+        }
+        try handle.close()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Peers/tantivy_stored_size.py").standardizedFileURL.path
+        let run = try Child.start(peersWork + "/venv/bin/python", [script, items.path, work.appendingPathComponent("index").path]).finish()
+        guard run.status == 0, let result = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+              let bytes = result["bytes"] as? Int else {
+            report.note("catalog.stored.size peer tantivy_stored: skipped (it failed: \(run.stderr.suffix(300)))")
+            return
+        }
+        report.add(Figure(name: "catalog.stored.size.tantivy_stored", unit: "MB", samples: [Double(bytes) / 1e6]))
+        report.note("catalog.stored.size.tantivy_stored: Tantivy \(result["version"] ?? "") with the same schema and every field stored, so that it can show the items as trawl does: \(String(format: "%.1f", Double(bytes) / 1e6)) MB beside trawl's \(String(format: "%.1f", storedSize)) MB")
     }
 
     /// 1,000 items recorded into the stored catalog (half new, half replacing), then the catalog
