@@ -10,8 +10,8 @@ extension Catalog {
             postings.append([])
             postingTags.append([])
         }
-        let stride = fields.count + 1
-        let pendingWords = Int(bounds[slotCount * stride - 1] - bounds[first * stride])
+        let stride = fields.count + 1, base = memoryBase
+        let pendingWords = Int(bounds[(slotCount - base) * stride - 1] - bounds[(first - base) * stride])
         if pendingWords * 4 < vocabulary.count {
             postDirectly(from: first)
         } else {
@@ -29,11 +29,11 @@ extension Catalog {
     /// Calls `body` with each word of the items numbered from `first` on, in order: the item, the
     /// word, its field's tag, and whether it is its field's only word.
     private func forEachPendingWord(from first: Int, _ body: (UInt32, UInt32, UInt8, Bool) -> Void) {
-        let fieldCount = fields.count
+        let fieldCount = fields.count, memoryBase = memoryBase
         words.withUnsafeBufferPointer { words in
             bounds.withUnsafeBufferPointer { bounds in
                 for item in first..<slotCount {
-                    let base = item * (fieldCount + 1)
+                    let base = (item - memoryBase) * (fieldCount + 1)
                     for field in 0..<fieldCount {
                         let start = Int(bounds[base + field]), end = Int(bounds[base + field + 1])
                         let tag = Self.fieldTag(field)

@@ -157,19 +157,27 @@ extension Catalog {
         isLive = live
         self.orders = orders
         storedIndex = index
+        // What is added since goes in memory, after the stored part (``materializeIndex()``).
+        postings = Array(repeating: [], count: counts.words)
+        postingTags = Array(repeating: [], count: counts.words)
+        valuePostings = Array(repeating: [], count: valueStrings.count)
+        attributeColumns = Array(repeating: [], count: attributeNames.count)
+        (words, bounds, lengths, itemValues, valueBounds) = ([], [], [], [], [0])
         count = counts.live
         nextOrder = UInt32(counts.nextOrder)
         postedSlotCount = counts.slots
     }
 
-    /// Reads a stored index whole into the arrays an update extends: the forward index, the
-    /// postings, the items by value, the columns, the prefix lists, each section in one pass (the
-    /// forward index and the postings on threads of their own). Nothing when the index is
-    /// already in memory. An index found damaged on the way is made again from the items, so
-    /// that what is updated and stored again has every item's words.
+    /// Reads a stored index whole into the arrays an update extends, before what was added since:
+    /// the forward index, the postings, the items by value, the columns, the prefix lists, each
+    /// section in one pass (the forward index and the postings on threads of their own). Nothing
+    /// when the index is already in memory. A part found damaged on the way reads as empty, and
+    /// the update under way ends by indexing the items again (``indexNeedsRebuild``), so that
+    /// what is stored again has every item's words.
     mutating func materializeIndex() {
         guard let stored = storedIndex else { return }
-        let slots = slotCount, wordCount = vocabulary.count
+        let slots = stored.counts.slots, stride = fields.count + 1
+        let wordCount = stored.counts.words, valueCount = stored.valueCount
         let forwardLane = SlotArray<(words: [UInt32], bounds: [UInt32], lengths: [UInt32])>(count: 1)
         let postingsLane = SlotArray<(postings: [[UInt32]], tags: [[UInt8]])>(count: 1)
         let isRead = DispatchGroup()
@@ -181,38 +189,53 @@ extension Catalog {
             guard let postings = lists.allValues(), postings.count == wordCount, let tags else { return }
             postingsLane.set(0, (postings, postings.indices.map { tags.tags(from: lists.firstValue(of: $0), count: postings[$0].count) }))
         }
-        let valuePostings = stored.valuePostings.allValues()
+        let storedValuePostings = stored.valuePostings.allValues()
         let columns = stored.columns, others = stored.itemValues
         var prefixes = prefixPostings
         let prefixesAreComplete = prefixes.materialize()
         isRead.wait()
-        guard let (words, bounds, lengths) = forwardLane.take(0), let (postings, postingTags) = postingsLane.take(0), let valuePostings,
-              valuePostings.count == valueStrings.count, prefixesAreComplete, stored.damage == nil else {
-            indexAgainFromItems()
-            return
+        let forward = forwardLane.take(0), lists = postingsLane.take(0)
+        if forward == nil || lists == nil || storedValuePostings?.count != valueCount || !prefixesAreComplete || stored.damage != nil {
+            indexNeedsRebuild = true
         }
         storedIndex = nil
-        self.words = words
-        self.bounds = bounds
-        self.lengths = lengths
-        self.postings = postings
-        self.postingTags = postingTags
-        self.valuePostings = valuePostings
-        attributeColumns = attributeNames.indices.map { attribute in
-            columns.indices.contains(attribute) ? columns[attribute]?.values(count: slots) : nil
+        // The stored part first (empty where damaged), then what was added since.
+        var (allWords, allBounds, allLengths) = forward ?? ([], [UInt32](repeating: 0, count: slots * stride), [UInt32](repeating: 0, count: slots))
+        let shift = UInt32(allWords.count)
+        allWords += words
+        allBounds += bounds.map { $0 + shift }
+        allLengths += lengths
+        (words, bounds, lengths) = (allWords, allBounds, allLengths)
+        let (storedPostings, storedTags) = lists ?? (Array(repeating: [], count: wordCount), Array(repeating: [], count: wordCount))
+        for word in 0..<min(wordCount, postings.count) {
+            postings[word] = storedPostings[word] + postings[word]
+            postingTags[word] = storedTags[word] + postingTags[word]
         }
-        // Each item's values: those of its columns, then the others.
-        let columned = attributeColumns.compactMap { $0 }
-        var itemValues = [UInt32](), valueBounds: [UInt32] = [0]
-        itemValues.reserveCapacity(slots * columned.count + others.values.count)
-        valueBounds.reserveCapacity(slots + slots / 8 + 1)
+        let storedValues = storedValuePostings ?? Array(repeating: [], count: valueCount)
+        for value in 0..<min(valueCount, valuePostings.count) where value < storedValues.count {
+            valuePostings[value] = storedValues[value] + valuePostings[value]
+        }
+        // Each stored item's values: those of its columns (every stored one, even where what was
+        // added since has two values), then the others.
+        let storedColumns = columns.compactMap { $0 }
+        var allValues = [UInt32](), allValueBounds: [UInt32] = [0]
+        allValues.reserveCapacity(slots * storedColumns.count + others.values.count + itemValues.count)
+        allValueBounds.reserveCapacity(slots + valueBounds.count + slots / 8)
         for slot in 0..<slots {
-            for column in columned where column[slot] != 0 { itemValues.append(column[slot] - 1) }
-            itemValues += others.values[Int(others.bounds[slot])..<Int(max(others.bounds[slot], others.bounds[slot + 1]))]
-            valueBounds.append(UInt32(itemValues.count))
+            for column in storedColumns where column[slot] != 0 { allValues.append(column[slot] - 1) }
+            allValues += others.values[Int(others.bounds[slot])..<Int(max(others.bounds[slot], others.bounds[slot + 1]))]
+            allValueBounds.append(UInt32(allValues.count))
         }
-        self.itemValues = itemValues
-        self.valueBounds = valueBounds
+        let valueShift = UInt32(allValues.count)
+        allValues += itemValues
+        allValueBounds += valueBounds.dropFirst().map { $0 + valueShift }
+        (itemValues, valueBounds) = (allValues, allValueBounds)
+        attributeColumns = attributeColumns.indices.map { attribute in
+            guard let added = attributeColumns[attribute] else { return nil }
+            guard attribute < stored.attributeValues.count else { return [UInt32](repeating: 0, count: slots) + added }
+            guard columns.indices.contains(attribute), let column = columns[attribute] else { return nil }
+            return column.values(count: slots) + added
+        }
         prefixPostings = prefixes
     }
 

@@ -33,10 +33,14 @@ public struct Catalog: Sendable {
     /// was built in memory); a stored catalog's ids are found in `storedIDs`.
     var numbersByID: [String: UInt32] = [:]
     var storedIDs: StoredIDs?
-    /// A stored catalog's word index, read where it lies (``StoredIndex``) until the catalog is
-    /// updated: the forward index, postings, items by value and columns below are empty meanwhile
-    /// (``materializeIndex()`` fills them).
+    /// A stored catalog's word index, read where it lies (``StoredIndex``): for the items and
+    /// words it was opened with, the forward index, postings, items by value and columns are
+    /// there; the arrays below hold what was added since (``memoryBase`` on), until
+    /// ``materializeIndex()`` reads it whole into them.
     var storedIndex: StoredIndex?
+    /// Whether reading a stored index whole found it damaged: the update under way ends by
+    /// indexing the items again (``finishUpdate()``).
+    var indexNeedsRebuild = false
     var nextOrder: UInt32 = 0
 
     /// Forward index: the words of each item's fields, in order. Item `n`'s field `f` holds
@@ -157,12 +161,12 @@ public struct Catalog: Sendable {
 
     /// The words of field `field` (its index in `fields`) of the item numbered `number`, in order.
     func words(of number: UInt32, field: Int) -> ArraySlice<UInt32> {
-        if let storedIndex {
+        if let storedIndex, Int(number) < memoryBase {
             var words: [UInt32] = [], bounds: [UInt32] = []
             storedIndex.forward.decode(Int(number), words: &words, bounds: &bounds)
             return words[Int(bounds[field])..<Int(bounds[field + 1])]
         }
-        let slot = Int(number) * (fields.count + 1) + field
+        let slot = (Int(number) - memoryBase) * (fields.count + 1) + field
         return words[Int(bounds[slot])..<Int(bounds[slot + 1])]
     }
 
@@ -173,7 +177,6 @@ public struct Catalog: Sendable {
 
     /// Inserts `item`, or replaces the item with its id.
     public mutating func upsert(_ item: CatalogItem) {
-        materializeIndex()
         add(item)
         finishUpdate()
     }
@@ -203,7 +206,6 @@ public struct Catalog: Sendable {
     mutating func upsert<Items: Sequence<CatalogItem>>(contentsOf items: Items, foldingAhead chunk: Int, posting: Bool = true,
                                                        expecting expectedCount: Int = 0) {
         precondition(chunk > 0, "chunks of at least one item")
-        materializeIndex()
         var iterator = items.makeIterator()
         var first: [CatalogItem] = []
         while first.count / 2 < chunk, let item = iterator.next() { first.append(item) }
@@ -334,6 +336,7 @@ public struct Catalog: Sendable {
     }
 
     private mutating func finishUpdate() {
+        if indexNeedsRebuild { indexAgainFromItems() }
         // Prefix lists about to be chosen again are made whole; until then, they take the new items.
         postPendingItems(toPrefixLists: !prefixPostings.isDue(slotCount: slotCount))
         vocabulary.sort()
@@ -424,16 +427,24 @@ public struct Catalog: Sendable {
             }
         }
         valueBounds.append(UInt32(itemValues.count))
-        while attributeColumns.count < attributeNames.count { attributeColumns.append([UInt32](repeating: 0, count: Int(number))) }
+        // The columns hold the items from `memoryBase` on (a stored catalog's others are in its file).
+        let index = Int(number) - memoryBase
+        while attributeColumns.count < attributeNames.count { attributeColumns.append([UInt32](repeating: 0, count: index)) }
         for attribute in attributeColumns.indices { attributeColumns[attribute]?.append(0) }
-        for value in itemValues[Int(valueBounds[Int(number)])...] {
+        var dropsStoredColumn = false
+        for value in itemValues[Int(valueBounds[index])...] {
             let attribute = valueAttribute[Int(value)]
-            switch attributeColumns[attribute]?[Int(number)] {
+            switch attributeColumns[attribute]?[index] {
             case nil: continue
-            case 0: attributeColumns[attribute]![Int(number)] = value + 1
-            default: attributeColumns[attribute] = nil
+            case 0: attributeColumns[attribute]![index] = value + 1
+            default:
+                attributeColumns[attribute] = nil
+                dropsStoredColumn = storedIndex != nil
             }
         }
+        // The stored items' values of that attribute are only in its stored column: the index is
+        // read whole, so that they join the others.
+        if dropsStoredColumn { materializeIndex() }
     }
 
     private mutating func valueNumber(adding filter: CatalogFilter) -> UInt32 {

@@ -86,6 +86,7 @@ public enum CatalogFormat {
     public static func encoded(_ catalog: Catalog) -> Encoded {
         var catalog = catalog
         catalog.materializeIndex()
+        if catalog.indexNeedsRebuild { catalog.indexAgainFromItems() }
         // Blocks hold the live items in number order, so that an item's block follows from its
         // number when it is read.
         let numbers = catalog.isLive.indices.filter { catalog.isLive[$0] }.map(UInt32.init)

@@ -3,7 +3,7 @@
 /// that the loop over candidates reads no more than the item's column entries.
 struct ItemFilter {
     private let checks: [(value: UInt32, column: ValueColumn?)]
-    private let values: (values: [UInt32], bounds: [UInt32])?
+    private let values: ItemValuesReader?
 
     /// The filter of attribute values `filters` (value numbers) in `catalog`.
     init(_ filters: [UInt32], in catalog: Catalog) {
@@ -18,8 +18,8 @@ struct ItemFilter {
     func admits(_ item: Int) -> Bool {
         checks.allSatisfy { check in
             if let column = check.column { return column[item] == check.value + 1 }
-            guard let (values, bounds) = values else { return false }
-            return values[Int(bounds[item])..<Int(bounds[item + 1])].contains(check.value)
+            guard let values else { return false }
+            return values.values(of: item).contains(check.value)
         }
     }
 }

@@ -55,25 +55,26 @@ struct PrefixPostings: Sendable {
     /// How many items list `list` holds.
     func count(of list: Int) -> Int {
         guard let stored else { return items[list].count }
-        return stored.prefixLists(count: listCount).lists.valueCount(of: list)
+        return stored.prefixLists(count: listCount).lists.valueCount(of: list) + items[list].count
     }
 
     /// The items of list `list`, ascending, and beside each its field tag.
     func itemsAndTags(of list: Int) -> (items: [UInt32], tags: [UInt8]) {
         guard let stored else { return (items[list], fieldTags[list]) }
-        return stored.prefixItemsAndTags(of: list, count: listCount)
+        let kept = stored.prefixItemsAndTags(of: list, count: listCount)
+        return items[list].isEmpty ? kept : (kept.items + items[list], kept.tags + fieldTags[list])
     }
 
-    /// Reads stored lists into `items` and `fieldTags`, for an update to extend; false when a
-    /// list was damaged (and read as empty).
+    /// Reads stored lists into `items` and `fieldTags`, before what was added since, for an
+    /// update to extend; false when a list was damaged (and read as empty).
     @discardableResult
     mutating func materialize() -> Bool {
-        guard stored != nil else { return true }
-        let lists = (0..<listCount).map { itemsAndTags(of: $0) }
-        let isComplete = lists.indices.allSatisfy { lists[$0].items.count == count(of: $0) }
-        stored = nil
-        items = lists.map(\.items)
-        fieldTags = lists.map(\.tags)
+        guard let stored else { return true }
+        let lists = (0..<listCount).map { stored.prefixItemsAndTags(of: $0, count: listCount) }
+        let isComplete = lists.indices.allSatisfy { lists[$0].items.count == stored.prefixLists(count: listCount).lists.valueCount(of: $0) }
+        self.stored = nil
+        items = lists.indices.map { lists[$0].items + items[$0] }
+        fieldTags = lists.indices.map { lists[$0].tags + fieldTags[$0] }
         return isComplete
     }
 
@@ -81,7 +82,6 @@ struct PrefixPostings: Sendable {
     /// the items come in ascending order.
     mutating func add(word: UInt32, of vocabulary: Vocabulary, item: UInt32, field: UInt8) {
         guard !numbers.isEmpty else { return }
-        precondition(stored == nil, "stored prefix lists are materialized before they are added to")
         let slot = Int(word) * Self.longestPrefix
         while wordLists.count < slot { appendLists(of: wordLists.count / Self.longestPrefix, bytes: nil) }
         if wordLists.count == slot { appendLists(of: Int(word), bytes: vocabulary.word(word)) }
@@ -106,11 +106,12 @@ struct PrefixPostings: Sendable {
         var counts: [UInt64: Int] = [:]
         for word in 0..<vocabulary.count {
             let bytes = vocabulary.word(UInt32(word))
-            let postings = catalog.postings[word].count
+            let postings = catalog.postingCount(of: word)
             for length in 1...min(Self.longestPrefix, bytes.count) { counts[Self.key(bytes.prefix(length)), default: 0] += postings }
         }
         let minimum = minimum ?? Self.minimumPostings(slotCount: catalog.slotCount)
-        for (key, count) in counts where count >= minimum {
+        // In key order, so that equal catalogs number their lists alike (and store equal bytes).
+        for (key, count) in counts.sorted(by: { $0.key < $1.key }) where count >= minimum {
             numbers[key] = Int32(items.count)
             items.append([])
             fieldTags.append([])
@@ -144,8 +145,9 @@ struct PrefixPostings: Sendable {
             tags.withUnsafeMutableBufferPointer { tags in
                 catalog.isLive.withUnsafeBufferPointer { isLive in
                     for word in words {
-                        catalog.postings[Int(word)].withUnsafeBufferPointer { postings in
-                            catalog.postingTags[Int(word)].withUnsafeBufferPointer { postingTags in
+                        let (wordItems, wordTags) = catalog.postingsAndTags(of: Int(word))
+                        wordItems.withUnsafeBufferPointer { postings in
+                            wordTags.withUnsafeBufferPointer { postingTags in
                                 for index in postings.indices where isLive[Int(postings[index])] {
                                     let item = Int(postings[index])
                                     let bit: UInt64 = 1 << UInt64(item & 63)
@@ -216,6 +218,9 @@ extension PrefixPostings {
         let keys = try reader.values(first, as: UInt64.self)
         self.stored = stored
         listCount = keys.count
+        // What is added since goes in memory, after the stored lists.
+        items = Array(repeating: [], count: keys.count)
+        fieldTags = Array(repeating: [], count: keys.count)
         let wordLists = try reader.varints(first + 4)
         guard wordLists.count <= wordCount * Self.longestPrefix, wordLists.count % Self.longestPrefix == 0,
               wordLists.allSatisfy({ $0 <= UInt32(keys.count) }), chosenAt <= slotCount else {

@@ -39,7 +39,7 @@ struct Ranking {
         }
         guard !attributes.isEmpty else { return }
         let postings = attributes.reduce(0) { $0 + catalog.attributePostingCounts[$1] }
-        let (itemValues, valueBounds) = catalog.valuesByItem
+        let itemValues = catalog.valuesByItem
         let valuesPerItem = Double(itemValues.count) / Double(max(1, catalog.slotCount))
         if Double(postings) < Double(items.count) * (1 + valuesPerItem) {
             countValues(ofMany: items, attributes: attributes, in: catalog)
@@ -47,16 +47,9 @@ struct Ranking {
         }
         var counted = [Bool](repeating: false, count: catalog.valueAttribute.count)
         for attribute in attributes { for value in catalog.attributeValues[attribute] { counted[Int(value)] = true } }
-        valueBounds.withUnsafeBufferPointer { bounds in
-            itemValues.withUnsafeBufferPointer { values in
-                valueCounts.withUnsafeMutableBufferPointer { counts in
-                    for item in items {
-                        for index in Int(bounds[Int(item)])..<Int(bounds[Int(item) + 1]) {
-                            let value = Int(values[index])
-                            if counted[value] { counts[value] += 1 }
-                        }
-                    }
-                }
+        valueCounts.withUnsafeMutableBufferPointer { counts in
+            for item in items {
+                for value in itemValues.values(of: Int(item)) where counted[Int(value)] { counts[Int(value)] += 1 }
             }
         }
     }
