@@ -439,7 +439,8 @@ public struct Catalog: Sendable {
             case 0: attributeColumns[attribute]![index] = value + 1
             default:
                 attributeColumns[attribute] = nil
-                dropsStoredColumn = storedIndex != nil
+                // (An attribute the stored catalog has no column of keeps none either way.)
+                if let storedIndex, storedIndex.columns.indices.contains(attribute), storedIndex.columns[attribute] != nil { dropsStoredColumn = true }
             }
         }
         // The stored items' values of that attribute are only in its stored column: the index is
