@@ -33,7 +33,9 @@ import TrawlConcurrency
 ///     vocabulary     bytes, starts, byte order
 ///     prefix lists   keys, the lists (as the postings), tags, each word's lists
 /// ```
-/// Strings are a varint byte count and UTF-8 bytes; checksums are the tree index's FNV-1a;
+/// Strings are a varint byte count and UTF-8 bytes; the header's checksums are the tree index's
+/// FNV-1a, the sections' FNV-1a in four lanes (`StoredFormat.WideChecksum`, checked at the
+/// first read of a section);
 /// integers are little-endian; ascending varints are stored as gaps. Opening a catalog reads the
 /// small sections (the vocabulary, with its trie built from the stored byte order, the retired
 /// numbers, the moved orders, the prefix keys) and leaves the forward index, the postings, the
@@ -101,7 +103,7 @@ public enum CatalogFormat {
         }
         var tables: [UInt8] = []
         appendTables(of: catalog, to: &tables)
-        var writer = StoredSections.Writer()
+        var writer = StoredSections.Writer(wideChecksums: true)
         writer.append(tables)
         writer.append(lexicon)
         writer.append(parts: blocks)
@@ -225,7 +227,7 @@ public enum CatalogFormat {
             guard count >= headerLength + 4 else { throw .corrupt("truncated") }
             let body = UnsafeRawBufferPointer(rebasing: raw[(headerLength + 4)...])
             let sectionCount = version == 4 ? Section.version4Count : Section.count
-            let reader = try StoredSections.Reader(body: body, expected: sectionCount)
+            let reader = try StoredSections.Reader(body: body, expected: sectionCount, wideChecksums: version >= 5)
             guard StoredFormat.readUInt(raw, 20, 8) == StoredFormat.checksum(UnsafeRawBufferPointer(rebasing: body[0..<(8 + 24 * sectionCount)])) else {
                 throw .corrupt("section table checksum")
             }

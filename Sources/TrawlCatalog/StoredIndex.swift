@@ -119,7 +119,7 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     /// Section `index`, empty when its checksum does not hold (checked once, the first time);
     /// called with the state locked.
     private func section(_ index: Int, in state: inout State) -> UnsafeRawBufferPointer {
-        if state.checked[index] == nil { state.checked[index] = StoredFormat.checksum(sections[index]) == checksums[index] }
+        if state.checked[index] == nil { state.checked[index] = StoredFormat.wideChecksum(sections[index]) == checksums[index] }
         guard state.checked[index]! else {
             if state.damage == nil { state.damage = .corrupt("word index section \(index) checksum") }
             return UnsafeRawBufferPointer(start: nil, count: 0)

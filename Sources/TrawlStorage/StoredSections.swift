@@ -9,6 +9,8 @@
 /// ```
 /// Integers are little-endian. A reader checks the table against the bytes it has and each
 /// section's checksum when the section is asked for, so a section nobody reads costs nothing.
+/// Section checksums are ``StoredFormat/Checksum`` or, when the writer was made with
+/// `wideChecksums` (a stored catalog from version 5), ``StoredFormat/WideChecksum``.
 package enum StoredSections {
     /// Builds a body section by section.
     package struct Writer: Sendable {
@@ -16,8 +18,10 @@ package enum StoredSections {
         private var sectionParts: [[UInt8]] = []
         private var lengths: [Int] = []
         private var checksums: [UInt64] = []
+        private let wideChecksums: Bool
 
-        package init() {}
+        /// A writer whose section checksums are wide ones when `wideChecksums`.
+        package init(wideChecksums: Bool = false) { self.wideChecksums = wideChecksums }
 
         /// How many sections it has.
         package var count: Int { lengths.count }
@@ -25,13 +29,13 @@ package enum StoredSections {
         /// Appends a section holding `parts` back to back (not copied into one array: a large
         /// catalog's blocks are a hundred megabytes).
         package mutating func append(parts: [[UInt8]]) {
-            var checksum = StoredFormat.Checksum()
+            var checksum = StoredFormat.Checksum(), wide = StoredFormat.WideChecksum()
             var length = 0
             for part in parts {
-                checksum.add(part[...])
+                if wideChecksums { wide.add(part[...]) } else { checksum.add(part[...]) }
                 length += part.count
             }
-            checksums.append(checksum.value)
+            checksums.append(wideChecksums ? wide.value : checksum.value)
             lengths.append(length)
             sectionParts += parts
             if length % 8 != 0 { sectionParts.append([UInt8](repeating: 0, count: 8 - length % 8)) }
@@ -123,10 +127,12 @@ package enum StoredSections {
         private let bodyBytes: UnsafeRawBufferPointer
         private let ranges: [Range<Int>]
         private let checksums: [UInt64]
+        /// Whether the section checksums are wide ones.
+        package let wideChecksums: Bool
 
         /// The table of `body` (8-byte aligned), checked: `expected` sections, each within the
         /// body, in order, without overlap.
-        package init(body: UnsafeRawBufferPointer, expected: Int) throws(StoredFormatError) {
+        package init(body: UnsafeRawBufferPointer, expected: Int, wideChecksums: Bool = false) throws(StoredFormatError) {
             guard body.count >= 8, Int(bitPattern: body.baseAddress) % 8 == 0 else { throw .corrupt("no section table") }
             let count = Int(StoredFormat.readUInt(body, 0, 4))
             guard count == expected, body.count >= 8 + 24 * count else { throw .corrupt("bad section table") }
@@ -142,6 +148,7 @@ package enum StoredSections {
                 end = Int(offset + length)
             }
             bodyBytes = body
+            self.wideChecksums = wideChecksums
             self.ranges = ranges
             self.checksums = checksums
         }
@@ -152,6 +159,11 @@ package enum StoredSections {
         /// The checksum the table gives section `index`.
         package func checksum(_ index: Int) -> UInt64 { checksums[index] }
 
+        /// The checksum of `bytes` of the kind this body's sections have.
+        package func checksum(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+            wideChecksums ? StoredFormat.wideChecksum(bytes) : StoredFormat.checksum(bytes)
+        }
+
         /// Where section `index` lies in the body, its checksum not checked (a caller that
         /// reads it in parts checks each part its own way).
         package func range(_ index: Int) -> Range<Int> { ranges[index] }
@@ -159,7 +171,7 @@ package enum StoredSections {
         /// The bytes of section `index`, its checksum checked.
         package func bytes(_ index: Int) throws(StoredFormatError) -> UnsafeRawBufferPointer {
             let bytes = UnsafeRawBufferPointer(rebasing: bodyBytes[ranges[index]])
-            guard StoredFormat.checksum(bytes) == checksums[index] else { throw .corrupt("section \(index) checksum") }
+            guard checksum(of: bytes) == checksums[index] else { throw .corrupt("section \(index) checksum") }
             return bytes
         }
 

@@ -407,7 +407,7 @@ import TrawlStorage
                 let length = Int(clamping: StoredFormat.readUInt(bytes, bodyStart + 16 + 24 * index, 8))
                 guard offset <= bytes.count - bodyStart, length <= bytes.count - bodyStart - offset else { continue }
                 var checksum: [UInt8] = []
-                StoredFormat.appendUInt(StoredFormat.checksum(bytes[(bodyStart + offset)..<(bodyStart + offset + length)]), 8, to: &checksum)
+                StoredFormat.appendUInt(bytes[(bodyStart + offset)..<(bodyStart + offset + length)].withUnsafeBytes { StoredFormat.wideChecksum($0) }, 8, to: &checksum)
                 bytes.replaceSubrange((bodyStart + 24 + 24 * index)..<(bodyStart + 32 + 24 * index), with: checksum)
             }
         }
