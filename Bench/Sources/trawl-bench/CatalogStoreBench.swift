@@ -59,7 +59,7 @@ struct CatalogStoreBench {
     private func measureKeystrokes(store: FilePath) throws {
         let stored = try CatalogStore.load(from: store)
         var searcher = CatalogSearcher()
-        var latencies: [Double] = []
+        var latencies: [Double] = [], slowest: [(Double, String)] = []
         for query in queries {
             for end in query.indices.dropFirst().map({ $0 }) + [query.endIndex] {
                 let typed = String(query[..<end])
@@ -67,7 +67,11 @@ struct CatalogStoreBench {
                 let start = now()
                 _ = searcher.search(CatalogQuery(text: typed, limit: 50, facets: ["section"]), in: stored)
                 latencies.append(Double(now() - start) / 1e6)
+                slowest.append((latencies.last!, typed))
             }
+        }
+        if ProcessInfo.processInfo.environment["CATALOG_SLOWEST"] != nil {
+            for (ms, typed) in slowest.sorted(by: { $0.0 > $1.0 }).prefix(10) { report.note("slow stored: \(ms) ms '\(typed)'") }
         }
         latencies.sort()
         for (suffix, value) in [("p50", percentile(latencies, 50)), ("p99", percentile(latencies, 99)), ("max", latencies.last ?? .nan)] {
