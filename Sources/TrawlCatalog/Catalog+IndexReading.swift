@@ -42,7 +42,7 @@ extension Catalog {
     func valuePostingItems(of value: Int) -> [UInt32] {
         let added = value < valuePostings.count ? valuePostings[value] : []
         guard let storedIndex, value < storedIndex.valueCount else { return added }
-        return storedIndex.valuePostings.values(of: value) + added
+        return storedIndex.valueItems(of: value) + added
     }
 
     /// The column of attribute `attribute`, when no item has two of its values.

@@ -110,13 +110,17 @@ extension Catalog {
     mutating func openIndexSections(_ reader: StoredSections.Reader, file: FileBytes, bodyOffset: Int, first: Int,
                                     counts: IndexCounts) throws(StoredFormatError) {
         let stride = fields.count + 1
-        guard counts.live <= counts.slots, counts.nextOrder <= Int(UInt32.max), counts.slots < Int(UInt32.max) / stride,
-              counts.words < Int(UInt32.max) else { throw .corrupt("item counts") }
+        typealias Section = StoredIndex.Section
+        // Every new insertion order makes a new number, so there are no more orders than numbers;
+        // and the forward index's starts and lengths give each number bytes of the file: nothing
+        // is made room for by a count the file does not back.
+        guard counts.live <= counts.slots, counts.nextOrder <= counts.slots, counts.slots < Int(UInt32.max) / stride,
+              counts.words < Int(UInt32.max), reader.range(first + Section.forwardStarts).count == 4 * (counts.slots + 1),
+              reader.range(first + Section.lengths).count == counts.slots else { throw .corrupt("item counts") }
         var attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
         for (value, attribute) in valueAttribute.enumerated() { attributeValues[attribute].append(UInt32(value)) }
         let index = StoredIndex(file: file, reader: reader, bodyOffset: bodyOffset, first: first, counts: counts,
                                 fieldCount: fields.count, valueCount: valueStrings.count, attributeValues: attributeValues)
-        typealias Section = StoredIndex.Section
         var live = [Bool]()
         live.reserveCapacity(counts.slots + counts.slots / 8)
         live.append(contentsOf: repeatElement(true, count: counts.slots))
@@ -187,7 +191,13 @@ extension Catalog {
         DispatchQueue.global().async(group: isRead) {
             let (lists, tags) = stored.postings
             guard let postings = lists.allValues(), postings.count == wordCount, let tags else { return }
-            postingsLane.set(0, (postings, postings.indices.map { tags.tags(from: lists.firstValue(of: $0), count: postings[$0].count) }))
+            var allTags: [[UInt8]] = []
+            allTags.reserveCapacity(postings.count)
+            for word in postings.indices {
+                guard let wordTags = tags.tags(from: lists.firstValue(of: word), count: postings[word].count) else { return }
+                allTags.append(wordTags)
+            }
+            postingsLane.set(0, (postings, allTags))
         }
         let storedValuePostings = stored.valuePostings.allValues()
         let columns = stored.columns, others = stored.itemValues

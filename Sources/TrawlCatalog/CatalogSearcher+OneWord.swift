@@ -282,7 +282,7 @@ extension CatalogSearcher {
                         listTags.withUnsafeBufferPointer { tags in
                             for index in items.indices {
                                 let item = Int(items[index])
-                                keys[item] = 0xC0 | tagLevels[Int(tags[index])] << 2
+                                keys[item] = 0xC0 | tagLevels[Int(tags[index] & ~Catalog.soleWordTag)] << 2
                                 fields[item] = tags[index]
                                 if marking { bits[item >> 6] |= 1 << UInt64(item & 63) }
                             }

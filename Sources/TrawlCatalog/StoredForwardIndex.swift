@@ -18,6 +18,8 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
     private let wordCount: UInt32
     /// How many words the records hold together (the bytes of the records bound it).
     let totalWords: Int
+    /// Where a record found damaged is noted.
+    private let damage: StoredDamage?
 
     /// A forward index of no items.
     init(fieldCount: Int) {
@@ -28,12 +30,13 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
         self.fieldCount = fieldCount
         wordCount = 0
         totalWords = 0
+        damage = nil
     }
 
     /// The forward index of `slotCount` items of `fieldCount` fields whose words are below
     /// `wordCount`, from its three sections; nil when their sizes do not fit that many items.
     init?(starts: UnsafeRawBufferPointer, records: UnsafeRawBufferPointer, lengths: UnsafeRawBufferPointer,
-          slotCount: Int, fieldCount: Int, wordCount: Int, totalWords: Int) {
+          slotCount: Int, fieldCount: Int, wordCount: Int, totalWords: Int, damage: StoredDamage) {
         guard starts.count == 4 * (slotCount + 1), lengths.count == slotCount, let base = starts.baseAddress,
               Int(bitPattern: base) % 4 == 0, totalWords <= records.count else { return nil }
         self.starts = base.assumingMemoryBound(to: UInt32.self)
@@ -43,6 +46,7 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
         self.fieldCount = fieldCount
         self.wordCount = UInt32(clamping: wordCount)
         self.totalWords = totalWords
+        self.damage = damage
     }
 
     /// Where item `item`'s record lies, nil when its starts do not fit the records.
@@ -65,10 +69,15 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
     /// Sets `counts` (one per field) to item `item`'s word count by field; false (and zeros)
     /// when its record is damaged.
     func fieldLengths(of item: Int, into counts: inout [UInt32]) -> Bool {
-        guard let range = record(of: item) else { counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }; return false }
-        var decoder = VarintDecoder(UnsafeRawBufferPointer(rebasing: records[range]))
-        let decoded = counts.withUnsafeMutableBufferPointer { counts in (try? decoder.decode(into: counts, ascending: false)) != nil }
-        if !decoded { counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        var decoded = false
+        if let range = record(of: item) {
+            var decoder = VarintDecoder(UnsafeRawBufferPointer(rebasing: records[range]))
+            decoded = counts.withUnsafeMutableBufferPointer { counts in (try? decoder.decode(into: counts, ascending: false)) != nil }
+        }
+        if !decoded {
+            damage?.note(.corrupt("a forward index record"))
+            counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        }
         return decoded
     }
 
@@ -98,6 +107,7 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
     }
 
     private func emptyBounds(_ bounds: inout [UInt32]) -> Bool {
+        damage?.note(.corrupt("a forward index record"))
         bounds = [UInt32](repeating: 0, count: fieldCount + 1)
         return false
     }

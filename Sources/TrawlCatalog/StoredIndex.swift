@@ -34,6 +34,7 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     private let sections: [UnsafeRawBufferPointer]
     private let checksums: [UInt64]
     private let state = Mutex(State())
+    private let damageFound = StoredDamage()
     /// Lists decoded while searching, kept for the next searches (``decodedLists``).
     private let decodedLists = Mutex(DecodedLists())
 
@@ -50,9 +51,9 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
 
     /// The items and tags of the list keyed `key` in `lists`, decoded or kept from before.
     private func itemsAndTags(_ list: Int, key: Int, of lists: (lists: InPlaceLists, tags: PackedTags?)) -> (items: [UInt32], tags: [UInt8]) {
-        guard lists.lists.valueCount(of: list) >= Self.smallestKept else { return Self.decode(list, of: lists) }
+        guard lists.lists.valueCount(of: list) >= Self.smallestKept else { return decode(list, of: lists) }
         if let kept = decodedLists.withLock({ $0.lists[key] }) { return kept }
-        let decoded = Self.decode(list, of: lists)
+        let decoded = decode(list, of: lists)
         let budget = max(1 << 20, 4 * counts.slots)
         decodedLists.withLock { kept in
             if kept.values + decoded.items.count > budget { kept = DecodedLists() }
@@ -62,10 +63,22 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
         return decoded
     }
 
-    private static func decode(_ list: Int, of lists: (lists: InPlaceLists, tags: PackedTags?)) -> (items: [UInt32], tags: [UInt8]) {
+    /// List `list` of `lists` with its tags; none (the damage noted) when it does not decode.
+    private func decode(_ list: Int, of lists: (lists: InPlaceLists, tags: PackedTags?)) -> (items: [UInt32], tags: [UInt8]) {
         let items = lists.lists.values(of: list)
-        guard let tags = lists.tags, !items.isEmpty else { return ([], []) }
-        return (items, tags.tags(from: lists.lists.firstValue(of: list), count: items.count))
+        guard !items.isEmpty, let tags = lists.tags?.tags(from: lists.lists.firstValue(of: list), count: items.count) else {
+            if lists.lists.valueCount(of: list) > 0 || lists.lists.isDamaged(list) { damageFound.note(.corrupt("a posting list")) }
+            return ([], [])
+        }
+        return (items, tags)
+    }
+
+    /// The items with attribute value `value`, ascending; none (the damage noted) when the list
+    /// does not decode.
+    func valueItems(of value: Int) -> [UInt32] {
+        let lists = valuePostings, items = lists.values(of: value)
+        if items.isEmpty, lists.valueCount(of: value) > 0 || lists.isDamaged(value) { damageFound.note(.corrupt("a value's item list")) }
+        return items
     }
 
     /// The items holding word `word`, ascending, with their tags.
@@ -79,8 +92,6 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     private struct State {
         /// By section: whether its checksum was checked and held.
         var checked: [Bool?] = Array(repeating: nil, count: Section.count)
-        /// What was found damaged first among the parts read so far (each reads as empty).
-        var damage: StoredFormatError?
         var forward: StoredForwardIndex?
         var postings: (lists: InPlaceLists, tags: PackedTags?)?
         var valuePostings: InPlaceLists?
@@ -121,7 +132,7 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     private func section(_ index: Int, in state: inout State) -> UnsafeRawBufferPointer {
         if state.checked[index] == nil { state.checked[index] = StoredFormat.wideChecksum(sections[index]) == checksums[index] }
         guard state.checked[index]! else {
-            if state.damage == nil { state.damage = .corrupt("word index section \(index) checksum") }
+            damageFound.note(.corrupt("word index section \(index) checksum"))
             return UnsafeRawBufferPointer(start: nil, count: 0)
         }
         return sections[index]
@@ -133,7 +144,7 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
             if let forward = state.forward { return forward }
             let forward = StoredForwardIndex(starts: section(Section.forwardStarts, in: &state), records: section(Section.forward, in: &state),
                                              lengths: section(Section.lengths, in: &state), slotCount: counts.slots, fieldCount: fieldCount,
-                                             wordCount: counts.words, totalWords: counts.wordOccurrences)
+                                             wordCount: counts.words, totalWords: counts.wordOccurrences, damage: damageFound)
                 ?? damaged(StoredForwardIndex(fieldCount: fieldCount), in: &state)
             state.forward = forward
             return forward
@@ -184,13 +195,13 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
 
     /// `empty`, noting that a part was found damaged.
     private func damaged<Part>(_ empty: Part, in state: inout State) -> Part {
-        if state.damage == nil { state.damage = .corrupt("word index sizes") }
+        damageFound.note(.corrupt("word index sizes"))
         return empty
     }
 
-    /// What was found damaged first among the parts read so far (a checksum or sizes that do
-    /// not hold), if anything.
-    var damage: StoredFormatError? { state.withLock { $0.damage } }
+    /// What was found damaged first among the parts read so far (a checksum, sizes, a list or a
+    /// record that does not hold), if anything.
+    var damage: StoredFormatError? { damageFound.value }
 
     /// By attribute, its column when it has one (``ValueColumn``).
     var columns: [ValueColumn?] {

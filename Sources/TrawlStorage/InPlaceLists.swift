@@ -37,6 +37,9 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
         return extent.values.count
     }
 
+    /// Whether list `list`'s starts do not fit the bytes or the other lists (a damaged file).
+    package func isDamaged(_ list: Int) -> Bool { list >= 0 && list < count && extent(of: list) == nil }
+
     /// Where list `list`'s values are numbered among all the lists' values.
     package func firstValue(of list: Int) -> Int { extent(of: list)?.values.lowerBound ?? 0 }
 
@@ -46,47 +49,25 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
     /// The values of list `list`, ascending; empty when the list is damaged.
     package func values(of list: Int) -> [UInt32] {
         guard let extent = extent(of: list), !extent.values.isEmpty else { return [] }
-        let length = extent.values.count
         var decoder = VarintDecoder(UnsafeRawBufferPointer(rebasing: bytes[extent.bytes]))
-        let values = try? [UInt32](unsafeUninitializedCapacity: length) { (values, initialized) throws(StoredFormatError) in
-            _ = try decoder.decode(into: values, ascending: false)
-            initialized = length
-            // The gaps less one become the values.
-            var next: UInt64 = 0
-            for position in 0..<length {
-                let value = next + UInt64(values[position])
-                values[position] = UInt32(truncatingIfNeeded: value)
-                next = value + 1
-            }
-            guard next <= limit else { throw .corrupt("list values") }
-        }
-        guard let values, decoder.isAtEnd else { return [] }
+        guard let values = try? decoder.ascendingList(count: extent.values.count, below: limit), decoder.isAtEnd else { return [] }
         return values
     }
 
     /// Every list's values, decoded in one pass over the bytes (each list where its starts say);
     /// nil when a list is damaged.
     package func allValues() -> [[UInt32]]? {
-        guard let counts, offsets != nil else { return count == 0 ? [] : nil }
+        guard counts != nil, offsets != nil else { return count == 0 ? [] : nil }
         var decoder = VarintDecoder(bytes)
         var lists: [[UInt32]] = []
         lists.reserveCapacity(count)
+        var valuesBefore = 0
         for list in 0..<count {
-            guard let extent = extent(of: list), extent.bytes.lowerBound == decoder.offset,
-                  list == 0 || extent.values.lowerBound == Int(counts[list].littleEndian) else { return nil }
-            let length = extent.values.count
-            let values = try? [UInt32](unsafeUninitializedCapacity: length) { (values, initialized) throws(StoredFormatError) in
-                _ = try decoder.decode(into: values, ascending: false)
-                initialized = length
-                var next: UInt64 = 0
-                for position in 0..<length {
-                    let value = next + UInt64(values[position])
-                    values[position] = UInt32(truncatingIfNeeded: value)
-                    next = value + 1
-                }
-                guard next <= limit else { throw .corrupt("list values") }
-            }
-            guard let values, decoder.offset == extent.bytes.upperBound else { return nil }
+            // Each list where the one before ended, in values and in bytes.
+            guard let extent = extent(of: list), extent.bytes.lowerBound == decoder.offset, extent.values.lowerBound == valuesBefore,
+                  let values = try? decoder.ascendingList(count: extent.values.count, below: limit),
+                  decoder.offset == extent.bytes.upperBound else { return nil }
+            valuesBefore = extent.values.upperBound
             lists.append(values)
         }
         return decoder.isAtEnd ? lists : nil
@@ -98,7 +79,8 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
         guard list >= 0, list < count, let counts, let offsets else { return nil }
         let first = Int(counts[list].littleEndian), end = Int(counts[list + 1].littleEndian)
         let start = Int(offsets[list].littleEndian), stop = Int(offsets[list + 1].littleEndian)
-        guard first <= end, start <= stop, stop <= bytes.count, end - first <= stop - start else { return nil }
+        // Within the values the lists hold together (what tags beside them are counted by).
+        guard first <= end, end <= totalCount, start <= stop, stop <= bytes.count, end - first <= stop - start else { return nil }
         return (first..<end, start..<stop)
     }
 }

@@ -217,19 +217,7 @@ package enum StoredSections {
             lists.reserveCapacity(count)
             for _ in 0..<count {
                 let length = try decoder.count()
-                let list = try [UInt32](unsafeUninitializedCapacity: length) { (list, initialized) throws(StoredFormatError) in
-                    _ = try decoder.decode(into: list, ascending: false)
-                    initialized = length
-                    // The gaps less one become the values.
-                    var next: UInt64 = 0
-                    for position in 0..<length {
-                        let value = next + UInt64(list[position])
-                        list[position] = UInt32(truncatingIfNeeded: value)
-                        next = value + 1
-                    }
-                    guard next <= UInt64(limit) else { throw .corrupt("section \(index) values") }
-                }
-                lists.append(list)
+                lists.append(try decoder.ascendingList(count: length, below: UInt64(max(0, limit))))
             }
             guard decoder.isAtEnd else { throw .corrupt("section \(index) length") }
             return lists
@@ -308,6 +296,23 @@ package struct VarintDecoder {
         }
         self.position = position
         return ascending ? UInt32(truncatingIfNeeded: sum) : largest
+    }
+
+    /// The next `count` values of a strictly ascending list stored as the gaps between them less
+    /// one (the first value as it is), each below `limit`.
+    package mutating func ascendingList(count: Int, below limit: UInt64) throws(StoredFormatError) -> [UInt32] {
+        try [UInt32](unsafeUninitializedCapacity: count) { (list, initialized) throws(StoredFormatError) in
+            _ = try decode(into: list, ascending: false)
+            initialized = count
+            // The gaps less one become the values.
+            var next: UInt64 = 0
+            for position in 0..<count {
+                let value = next + UInt64(list[position])
+                list[position] = UInt32(truncatingIfNeeded: value)
+                next = value + 1
+            }
+            guard next <= limit else { throw .corrupt("list values") }
+        }
     }
 
     /// The next varint as a count of things that follow, a byte or more each.

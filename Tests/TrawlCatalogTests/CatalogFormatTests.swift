@@ -496,6 +496,49 @@ import TrawlStorage
         }
     }
 
+    /// Sections read in place, crafted behind matching checksums: posting starts that count past
+    /// the lists' values (and so past their tags), and prefix tags with every bit set. Each is
+    /// searched (one word, a prefix, several words) and updated without a crash; what does not
+    /// decode reads as empty and is reported as damage.
+    @Test func craftedSectionsReadInPlaceAreSearchedAroundAndReported() throws {
+        var catalog = Self.catalog(seed: 13, count: 1500)
+        catalog.prefixPostingsMinimum = 8
+        catalog.upsert(CatalogItem(id: "after-lists", fields: ["title": "network"]))
+        let good = CatalogFormat.encode(catalog)
+        let sections = try good.withUnsafeBytes { raw in
+            try StoredSections.Reader(body: UnsafeRawBufferPointer(rebasing: raw[(CatalogFormat.headerLength + 4)...]), expected: CatalogFormat.Section.count)
+        }
+        let bodyStart = CatalogFormat.headerLength + 4
+        /// `good` with section `index` of the word index rewritten by `change`, checksums matched.
+        func crafted(_ index: Int, _ change: (inout ArraySlice<UInt8>) -> Void) -> [UInt8] {
+            var bytes = good
+            let range = sections.range(CatalogFormat.Section.index + index)
+            change(&bytes[(bodyStart + range.lowerBound)..<(bodyStart + range.upperBound)])
+            return Self.withMatchingChecksums(bytes)
+        }
+        // The second list's running count set past every value (its byte span left as it was).
+        let startsPastTheValues = crafted(StoredIndex.Section.postingStarts) { starts in
+            let at = starts.startIndex + 4 * 2
+            for (offset, byte) in [UInt8(0x40), 0x42, 0x0F, 0x00].enumerated() { starts[at + offset] = byte }
+        }
+        let tagsAllSet = crafted(StoredIndex.Section.prefixTags) { tags in
+            for index in tags.indices.dropFirst() { tags[index] = 0xFF }
+        }
+        for bytes in [startsPastTheValues, tagsAllSet] {
+            var decoded = try CatalogFormat.decode(bytes)
+            var searcher = CatalogSearcher()
+            for text in ["net", "n", "ne", "net n", "e n", "tool net"] {
+                for hit in searcher.search(CatalogQuery(text: text, facets: ["tags"]), in: decoded).hits { _ = hit.item.fields }
+            }
+            decoded.upsert(CatalogItem(id: "fresh", fields: ["title": "net tools"]))
+            _ = try CatalogFormat.decode(CatalogFormat.encode(decoded))
+        }
+        let damaged = try CatalogFormat.decode(startsPastTheValues)
+        #expect(damaged.damage == nil, "nothing read yet")
+        for word in 0..<damaged.vocabulary.count { _ = damaged.postingsAndTags(of: word) }
+        #expect(damaged.damage != nil, "a posting list that does not decode is reported")
+    }
+
     /// A damaged block (behind a matching section checksum, but not its own) leaves its items
     /// without text; the other items and every search are whole.
     @Test func aDamagedBlockIsSearchedAround() throws {
