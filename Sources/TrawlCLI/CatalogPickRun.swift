@@ -23,7 +23,8 @@ package struct CatalogPickRun: Sendable {
 
     package init() {}
 
-    /// Runs it; returns the exit code (0 an item chosen, 1 dismissed, 2 error).
+    /// Runs it; returns the exit code (0 an item chosen, 1 dismissed, 2 error, damage the
+    /// searches ran into included).
     package func run() -> Int32 {
         guard let catalog = loadStoredCatalog(from: folder) else { return 2 }
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
@@ -46,6 +47,7 @@ package struct CatalogPickRun: Sendable {
         }
         screen.write("\u{1B}[?1049l")
         tcsetattr(tty, TCSAFLUSH, &saved)
+        if reportsDamage(of: catalog, in: folder) { return 2 }
         guard let chosen else { return 1 }
         Console.write(chosen + "\n")
         return 0

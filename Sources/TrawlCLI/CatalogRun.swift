@@ -80,6 +80,15 @@ func loadStoredCatalog(from folder: FilePath) -> Catalog? {
     }
 }
 
+/// Whether the searches of `catalog`, stored in `folder`, ran into damage, after saying so: a
+/// stored catalog's parts are checked as they are read, and results that may lack items are not
+/// given as if whole.
+func reportsDamage(of catalog: Catalog, in folder: FilePath) -> Bool {
+    guard let damage = catalog.damage else { return false }
+    Console.error("\(CatalogStore.path(in: folder)): cannot read the catalog: \(damage) (build it again with trawl catalog build)")
+    return true
+}
+
 /// `trawl catalog search QUERY`: ranked results with highlights and facets, as text or JSON Lines.
 package struct CatalogSearchRun: Sendable {
     package var folder: FilePath = CatalogStore.defaultFolder
@@ -128,12 +137,7 @@ package struct CatalogSearchRun: Sendable {
         }
         var searcher = CatalogSearcher()
         let results = searcher.search(CatalogQuery(text: text, filters: filters, limit: limit, facets: facets, matchesInsideWords: matchesInsideWords), in: catalog)
-        // A stored catalog's parts are checked as they are read: damage the search ran into is
-        // reported rather than results that may lack items.
-        if let damage = catalog.damage {
-            Console.error("\(CatalogStore.path(in: folder)): cannot read the catalog: \(damage) (build it again with trawl catalog build)")
-            return 2
-        }
+        if reportsDamage(of: catalog, in: folder) { return 2 }
         var output: [UInt8] = []
         if json {
             for (index, hit) in results.hits.enumerated() {
