@@ -248,21 +248,14 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     }
 
     private func decodedItemValues(_ state: inout State) -> (values: [UInt32], bounds: [UInt32])? {
-        var decoder = VarintDecoder(section(Section.itemValues, in: &state))
-        var boundDecoder = VarintDecoder(section(Section.valueBounds, in: &state))
-        guard let valueCount = try? decoder.count(), let boundCount = try? boundDecoder.count(),
-              boundCount == counts.slots + 1 || (valueCount == 0 && boundCount == 0) else { return nil }
-        let limit = UInt32(clamping: self.valueCount)
-        guard let values = try? [UInt32](unsafeUninitializedCapacity: valueCount, initializingWith: { (values, initialized) throws(StoredFormatError) in
-            let largest = try decoder.decode(into: values, ascending: false)
-            initialized = valueCount
-            guard valueCount == 0 || largest < limit else { throw .corrupt("item values") }
-        }), decoder.isAtEnd else { return nil }
-        guard boundCount > 0 else { return (values, [UInt32](repeating: 0, count: counts.slots + 1)) }
-        guard let ends = try? [UInt32](unsafeUninitializedCapacity: boundCount, initializingWith: { (ends, initialized) throws(StoredFormatError) in
-            _ = try boundDecoder.decode(into: ends, ascending: true)
-            initialized = boundCount
-        }), boundDecoder.isAtEnd, ends.first == 0, ends.last == UInt32(truncatingIfNeeded: valueCount) else { return nil }
+        guard let values = try? StoredSections.varints(in: section(Section.itemValues, in: &state), below: UInt32(clamping: valueCount),
+                                                       what: "item values"),
+              let ends = try? StoredSections.varints(in: section(Section.valueBounds, in: &state), ascending: true, what: "item values") else {
+            return nil
+        }
+        // No bounds at all when every attribute has a column.
+        guard !ends.isEmpty else { return values.isEmpty ? (values, [UInt32](repeating: 0, count: counts.slots + 1)) : nil }
+        guard ends.count == counts.slots + 1, ends.first == 0, ends.last == UInt32(truncatingIfNeeded: values.count) else { return nil }
         return (values, ends)
     }
 }

@@ -63,22 +63,6 @@ package enum StoredSections {
             append(bytes)
         }
 
-        /// Appends a section holding `lists` of strictly ascending values: per list its length,
-        /// then the gaps between its values less one (the first value as it is), as varints.
-        package mutating func append(lists: [[UInt32]]) {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(lists.reduce(0) { $0 + $1.count } * 2 + lists.count)
-            for list in lists {
-                StoredFormat.appendVarint(UInt64(list.count), to: &bytes)
-                var next: UInt32 = 0
-                for value in list {
-                    StoredFormat.appendVarint(UInt64(value - next), to: &bytes)
-                    next = value + 1
-                }
-            }
-            append(bytes)
-        }
-
         /// Appends two sections that let each of `lists` (strictly ascending values) be read
         /// where it lies (``InPlaceLists``): the lists' starts, as `u32` running counts of
         /// values then `u32` byte offsets (each `lists.count + 1` of them), and the lists back to
@@ -188,43 +172,34 @@ package enum StoredSections {
         }
 
         /// Section `index` as ``Writer/append(varints:ascending:)`` wrote it; `count`, when given,
-        /// is how many values there must be, and each must be below `limit`. Throws on a varint
-        /// past 32 bits or the section's end, or a sum past 32 bits.
-        package func varints(_ index: Int, ascending: Bool = false, count: Int? = nil, below limit: UInt32 = .max,
-                             spare: Bool = false) throws(StoredFormatError) -> [UInt32] {
-            var decoder = VarintDecoder(try bytes(index))
-            let stored = try decoder.count()
-            guard count.map({ $0 == stored }) ?? true else { throw .corrupt("section \(index) length") }
-            // With `spare`, room for an eighth more: an array read full copies itself whole at
-            // its first append (a catalog's forward index, at its first update).
-            let values = try [UInt32](unsafeUninitializedCapacity: spare ? stored + stored / 8 : stored) { (values, initialized) throws(StoredFormatError) in
-                let largest = try decoder.decode(into: UnsafeMutableBufferPointer(rebasing: values[0..<stored]), ascending: ascending)
-                initialized = stored
-                guard stored == 0 || largest < limit || limit == .max else { throw .corrupt("section \(index) values") }
-            }
-            guard decoder.isAtEnd else { throw .corrupt("section \(index) length") }
-            return values
-        }
-
-        /// Section `index` as ``Writer/append(lists:)`` wrote it: `count` lists, each strictly
-        /// ascending (its coding says so) with values below `limit`.
-        package func lists(_ index: Int, count: Int, below limit: Int) throws(StoredFormatError) -> [[UInt32]] {
-            let bytes = try bytes(index)
-            // A list takes a byte at least: a larger count is not room to make.
-            guard count <= bytes.count else { throw .corrupt("section \(index) length") }
-            var decoder = VarintDecoder(bytes)
-            var lists: [[UInt32]] = []
-            lists.reserveCapacity(count)
-            for _ in 0..<count {
-                let length = try decoder.count()
-                lists.append(try decoder.ascendingList(count: length, below: UInt64(max(0, limit))))
-            }
-            guard decoder.isAtEnd else { throw .corrupt("section \(index) length") }
-            return lists
+        /// is how many values there must be, and each must be below `limit` (see
+        /// ``StoredSections/varints(in:ascending:count:below:what:)``).
+        package func varints(_ index: Int, ascending: Bool = false, count: Int? = nil, below limit: UInt32 = .max) throws(StoredFormatError) -> [UInt32] {
+            try StoredSections.varints(in: bytes(index), ascending: ascending, count: count, below: limit, what: "section \(index)")
         }
 
         /// The bytes of section `index` copied into an array.
         package func array(_ index: Int) throws(StoredFormatError) -> [UInt8] { Array(try bytes(index)) }
+    }
+}
+
+extension StoredSections {
+    /// The values `bytes` hold as ``Writer/append(varints:ascending:)`` wrote them (a section,
+    /// wherever it was read from); `count`, when given, is how many there must be, and each must
+    /// be below `limit`. Throws, naming `what`, on a varint past 32 bits or the bytes' end, a sum
+    /// past 32 bits, another count or a value past the limit.
+    package static func varints(in bytes: UnsafeRawBufferPointer, ascending: Bool = false, count: Int? = nil, below limit: UInt32 = .max,
+                                what: String) throws(StoredFormatError) -> [UInt32] {
+        var decoder = VarintDecoder(bytes)
+        let stored = try decoder.count()
+        guard count.map({ $0 == stored }) ?? true else { throw .corrupt("\(what) length") }
+        let values = try [UInt32](unsafeUninitializedCapacity: stored) { (values, initialized) throws(StoredFormatError) in
+            let largest = try decoder.decode(into: values, ascending: ascending)
+            initialized = stored
+            guard stored == 0 || largest < limit || limit == .max else { throw .corrupt("\(what) values") }
+        }
+        guard decoder.isAtEnd else { throw .corrupt("\(what) length") }
+        return values
     }
 }
 
