@@ -2,7 +2,7 @@ import Dispatch
 import TrawlConcurrency
 import TrawlStorage
 
-/// The word index as ``CatalogFormat`` version 5 stores it, laid out to be read where it lies
+/// The word index as ``CatalogFormat`` version 6 stores it, laid out to be read where it lies
 /// (``StoredIndex``): the forward index as one record per item found through a table of starts,
 /// each list of postings found through a table of starts, facet columns at fixed width. Opening
 /// reads the small sections; the rest is decoded a record or a list at a time while searching,
@@ -58,7 +58,7 @@ extension Catalog {
         // The retired numbers, ascending (few: a catalog is compacted once they are many).
         writer.append(varints: isLive.indices.filter { !isLive[$0] }.map(UInt32.init), ascending: true)
         writer.append(inPlaceLists: postings)
-        writer.append(Self.packed(tags: postingTags.flatMap { $0 }))
+        writer.append(PackedTags.encoded(postingTags.flatMap { $0 }))
         writer.append(columnsSection)
         // The values of the attributes with no column, by item.
         let columned = valueAttribute.map { attributeColumns.indices.contains($0) && attributeColumns[$0] != nil }
@@ -108,7 +108,7 @@ extension Catalog {
     /// (each live item's order distinct and below the next), the attributes' postings counts,
     /// the vocabulary and the prefix keys. This catalog's fields and attribute values are set.
     mutating func openIndexSections(_ reader: StoredSections.Reader, file: FileBytes, bodyOffset: Int, first: Int,
-                                    counts: IndexCounts) throws(StoredFormatError) {
+                                    counts: IndexCounts, listEncoding: InPlaceLists.Encoding) throws(StoredFormatError) {
         let stride = fields.count + 1
         typealias Section = StoredIndex.Section
         // Every new insertion order makes a new number, so there are no more orders than numbers;
@@ -120,7 +120,8 @@ extension Catalog {
         var attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
         for (value, attribute) in valueAttribute.enumerated() { attributeValues[attribute].append(UInt32(value)) }
         let index = StoredIndex(file: file, reader: reader, bodyOffset: bodyOffset, first: first, counts: counts,
-                                fieldCount: fields.count, valueCount: valueStrings.count, attributeValues: attributeValues)
+                                fieldCount: fields.count, valueCount: valueStrings.count, attributeValues: attributeValues,
+                                listEncoding: listEncoding)
         var live = [Bool]()
         live.reserveCapacity(counts.slots + counts.slots / 8)
         live.append(contentsOf: repeatElement(true, count: counts.slots))
@@ -248,18 +249,4 @@ extension Catalog {
         }
         prefixPostings = prefixes
     }
-
-    /// Field tags as stored: when every tag is of the first three fields and the sole-word flag
-    /// (most catalogs), a 1 and two tags a byte (a fifth of a large catalog's index was tags);
-    /// otherwise a 0 and a byte each.
-    static func packed(tags: [UInt8]) -> [UInt8] {
-        guard tags.allSatisfy({ $0 & 0x78 == 0 }) else { return [0] + tags }
-        var packed = [UInt8](repeating: 0, count: 1 + (tags.count + 1) / 2)
-        packed[0] = 1
-        for (index, tag) in tags.enumerated() { packed[1 + index / 2] |= (tag & 0x07 | tag >> 4) << (4 * UInt8(index % 2)) }
-        return packed
-    }
-
-    /// The tag that ``packed(tags:)`` stored as `nibble`.
-    static func tag(nibble: UInt8) -> UInt8 { nibble & 0x07 | (nibble & 0x08) << 4 }
 }

@@ -5,7 +5,7 @@ import TrawlConcurrency
 /// The persisted form of a ``Catalog`` (`.trawl/catalog/catalog`), in the style of the tree index:
 ///
 /// ```
-/// header (36 bytes)  "TRAWLCT\0", u32 version = 5, u64 body length, u64 checksum of the
+/// header (36 bytes)  "TRAWLCT\0", u32 version = 6, u64 body length, u64 checksum of the
 ///                    section table, u64 checksum of the 28 bytes before it
 /// body               4 zero bytes, then sections (StoredSections: a table of offsets, lengths
 ///                    and checksums, each section 8-byte aligned):
@@ -25,7 +25,8 @@ import TrawlConcurrency
 ///     orders         (number, order) varint pairs of the items whose insertion order is not
 ///                    their number; the retired numbers (ascending varints)
 ///     postings       per word: u32 running posting counts, then u32 byte starts (InPlaceLists),
-///                    then the lists as gaps; their field tags (two a byte when they fit)
+///                    then the lists as gaps in packed blocks of 128 (PackedGaps); their field
+///                    tags in the fewest bits that hold them (PackedTags)
 ///     facets         the columns (u32 count, then per attribute u32 width, u64 offset; each
 ///                    column a value number plus one per item, 1, 2 or 4 bytes); the values of
 ///                    attributes with no column (varints, bounds); the items by value (as the
@@ -47,10 +48,11 @@ import TrawlConcurrency
 /// Versions 1 (every name and value as text in each item, nothing compressed), 2 (each block's
 /// text deflated), 3 (the items alone, with no word index) and 4 (the items as here, with a word
 /// index that was decoded whole when read) are still read, and indexed again as they are read.
+/// Version 5 (each list's gaps as varints, tags at most two a byte) is read in place as version 6.
 public enum CatalogFormat {
     static let magic: [UInt8] = Array("TRAWLCT\0".utf8)
     /// The format version this Trawl writes (older versions still load).
-    public static let version: UInt32 = 5
+    public static let version: UInt32 = 6
     static let headerLength = StoredHeader.length
 
     /// A stored catalog's bytes in the parts they were made in: the header, the section table,
@@ -75,7 +77,7 @@ public enum CatalogFormat {
     /// The bytes of `catalog`; its words are counted and its blocks encoded on all cores.
     public static func encode(_ catalog: Catalog) -> [UInt8] { encoded(catalog).bytes }
 
-    /// The sections of version 5, in order (see the layout above).
+    /// The sections of versions 5 and 6, in order (see the layout above).
     enum Section {
         static let tables = 0, lexicon = 1, blocks = 2, blockEnds = 3, blockChecksums = 4, ids = 5
         static let index = ids + 1
@@ -115,7 +117,7 @@ public enum CatalogFormat {
         writer.append(values: blocks.map { StoredFormat.checksum($0[...]) })
         writer.append(StoredIDs.encoded(of: catalog))
         catalog.appendIndexSections(to: &writer)
-        precondition(writer.count == Section.count, "the sections of version 5")
+        precondition(writer.count == Section.count, "the sections of version 6")
         let body = writer.parts
         let header = StoredHeader(version: version, first: UInt64(4 + body.reduce(0) { $0 + $1.count }),
                                   second: StoredFormat.checksum(body[0][...])).bytes(magic: magic)
@@ -212,8 +214,8 @@ public enum CatalogFormat {
     public static func decode(_ bytes: [UInt8]) throws(StoredFormatError) -> Catalog { try decode(FileBytes(bytes)) }
 
     /// The catalog `file` holds (kept, mapped or read, while the catalog's items are read from
-    /// it); throws when it is not a catalog, of another version, truncated or corrupt. Version 5
-    /// is read where it lies; older versions are indexed again.
+    /// it); throws when it is not a catalog, of another version, truncated or corrupt. Versions 5
+    /// and 6 are read where they lie; older versions are indexed again.
     package static func decode(_ file: FileBytes) throws(StoredFormatError) -> Catalog {
         let (version, count) = try file.withBytes { bytes in
             Result { () throws(StoredFormatError) in
@@ -244,11 +246,12 @@ public enum CatalogFormat {
                                              words: Int(clamping: try tables.varint()),
                                              wordOccurrences: version == 4 ? 0 : Int(clamping: try tables.varint()))
             guard tables.position == tableBytes.count else { throw .corrupt("trailing bytes in the tables") }
-            guard version == 5 else {
+            guard version >= 5 else {
                 // Version 4: its live items, in number order, indexed again.
                 return try indexingAgain(reader, file: file, fields: fields, scope: scope, tables: itemTables, live: counts.live)
             }
-            try catalog.openIndexSections(reader, file: file, bodyOffset: headerLength + 4, first: Section.index, counts: counts)
+            try catalog.openIndexSections(reader, file: file, bodyOffset: headerLength + 4, first: Section.index, counts: counts,
+                                          listEncoding: version == 5 ? .varints : .packedGaps)
             catalog.storedIDs = StoredIDs(stored: try reader.array(Section.ids), slotCount: counts.slots)
             // The items stay where they are: where the lexicon and each block lie in the file.
             catalog.storedItems = try storedItems(reader, file: file, isLive: catalog.isLive, tables: itemTables)

@@ -141,7 +141,7 @@ public enum CatalogStore {
         try openRegular(file) { descriptor, size in
             let header = try checkedHeader(descriptor, size: size, check: check)
             guard size <= sizeLimit else { throw StoredFormatError.corrupt("a file of \(size) bytes, more than any catalog holds") }
-            // Mapped when large (``FileBytes``): a version 5 catalog's word index and items are
+            // Mapped when large (``FileBytes``): a version 5 or 6 catalog's word index and items are
             // read where they lie, as a search needs them.
             return (try FileBytes.read(descriptor), StoredHeader.checksum(of: header))
         }

@@ -206,7 +206,7 @@ extension PrefixPostings {
         for (key, list) in numbers { keys[Int(list)] = key }
         writer.append(values: keys)
         writer.append(inPlaceLists: items)
-        writer.append(Catalog.packed(tags: fieldTags.flatMap { $0 }))
+        writer.append(PackedTags.encoded(fieldTags.flatMap { $0 }))
         writer.append(varints: wordLists.map { UInt32(bitPattern: $0 + 1) })
     }
 

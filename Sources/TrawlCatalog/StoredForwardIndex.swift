@@ -1,7 +1,7 @@
 import TrawlKernels
 import TrawlStorage
 
-/// A stored catalog's forward index read where it lies (``CatalogFormat`` version 5): by internal
+/// A stored catalog's forward index read where it lies (``CatalogFormat`` versions 5 and 6): by internal
 /// number, where the item's record starts; the records, each the word count of every field then
 /// the words, as varints; and each item's length (its word count) in a byte, 255 for "read the
 /// record".

@@ -1,7 +1,7 @@
 import Synchronization
 import TrawlStorage
 
-/// The word index of a stored catalog (``CatalogFormat`` version 5), read where it lies in the
+/// The word index of a stored catalog (``CatalogFormat`` versions 5 and 6), read where it lies in the
 /// file: opening a catalog reads the small sections (the vocabulary, the retired numbers, the
 /// insertion orders that are not their numbers) and leaves the forward index, the postings, the
 /// facet columns and the prefix lists in the file, mapped, shared with the page cache.
@@ -27,6 +27,8 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     let valueCount: Int
     /// By attribute, its value numbers (the stored columns hold places among them).
     let attributeValues: [[UInt32]]
+    /// How the lists are stored (varints before version 6).
+    private let listEncoding: InPlaceLists.Encoding
     private let file: FileBytes
     /// The file's bytes when it is read rather than mapped, copied where they stay.
     private let copy: UnsafeMutableRawBufferPointer?
@@ -103,8 +105,9 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     /// The index whose sections start at `first` in `reader`, whose body begins `bodyOffset`
     /// bytes into `file`; nothing is read yet.
     init(file: FileBytes, reader: StoredSections.Reader, bodyOffset: Int, first: Int, counts: Catalog.IndexCounts,
-         fieldCount: Int, valueCount: Int, attributeValues: [[UInt32]]) {
+         fieldCount: Int, valueCount: Int, attributeValues: [[UInt32]], listEncoding: InPlaceLists.Encoding) {
         self.file = file
+        self.listEncoding = listEncoding
         self.counts = counts
         self.fieldCount = fieldCount
         self.valueCount = valueCount
@@ -185,7 +188,7 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     /// tags of section `tags` when given; no lists when any of them is damaged.
     private func lists(_ starts: Int, count: Int, tags: Int?, in state: inout State) -> (lists: InPlaceLists, tags: PackedTags?) {
         guard let lists = InPlaceLists(starts: section(starts, in: &state), lists: section(starts + 1, in: &state), count: count,
-                                       below: counts.slots) else {
+                                       below: counts.slots, encoding: listEncoding) else {
             return damaged((InPlaceLists(), nil), in: &state)
         }
         guard let tags else { return (lists, nil) }

@@ -1,6 +1,7 @@
 /// Lists of strictly ascending values as ``StoredSections/Writer/append(inPlaceLists:)`` stored
-/// them, read where they lie: a list is decoded only when asked for, and checked then, so opening
-/// them costs nothing and a damaged list reads as empty without spoiling the others.
+/// them (``PackedGaps``), or as it stored them before (``Encoding/varints``), read where they lie:
+/// a list is decoded only when asked for, and checked then, so opening them costs nothing and a
+/// damaged list reads as empty without spoiling the others.
 ///
 /// A view: whoever made it keeps the bytes alive and unchanged.
 package struct InPlaceLists: @unchecked Sendable { // reads memory its owner keeps immutable
@@ -10,6 +11,15 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
     /// How many lists there are.
     package let count: Int
     private let limit: UInt64
+    private let encoding: Encoding
+
+    /// How each list's values are stored.
+    package enum Encoding: Sendable {
+        /// Gaps less one, each a varint (a stored catalog of version 5).
+        case varints
+        /// As ``PackedGaps`` stores them.
+        case packedGaps
+    }
 
     /// No lists.
     package init() {
@@ -18,17 +28,21 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
         bytes = UnsafeRawBufferPointer(start: nil, count: 0)
         count = 0
         limit = 0
+        encoding = .packedGaps
     }
 
     /// The `count` lists whose starts section is `starts` (8-byte aligned) and whose values,
-    /// each below `limit`, are in `lists`; nil when the starts section is not of that many lists.
-    package init?(starts: UnsafeRawBufferPointer, lists: UnsafeRawBufferPointer, count: Int, below limit: Int) {
+    /// each below `limit`, are in `lists`, stored as `encoding` says; nil when the starts section
+    /// is not of that many lists.
+    package init?(starts: UnsafeRawBufferPointer, lists: UnsafeRawBufferPointer, count: Int, below limit: Int,
+                  encoding: Encoding = .packedGaps) {
         guard count >= 0, starts.count == 8 * (count + 1), let base = starts.baseAddress, Int(bitPattern: base) % 4 == 0 else { return nil }
         counts = base.assumingMemoryBound(to: UInt32.self)
         offsets = base.assumingMemoryBound(to: UInt32.self) + (count + 1)
         bytes = lists
         self.count = count
         self.limit = UInt64(max(0, limit))
+        self.encoding = encoding
     }
 
     /// How many values list `list` holds, 0 when its starts do not fit the bytes (a damaged file).
@@ -49,8 +63,8 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
     /// The values of list `list`, ascending; empty when the list is damaged.
     package func values(of list: Int) -> [UInt32] {
         guard let extent = extent(of: list), !extent.values.isEmpty else { return [] }
-        var decoder = VarintDecoder(UnsafeRawBufferPointer(rebasing: bytes[extent.bytes]))
-        guard let values = try? decoder.ascendingList(count: extent.values.count, below: limit), decoder.isAtEnd else { return [] }
+        var offset = extent.bytes.lowerBound
+        guard let values = try? decode(count: extent.values.count, at: &offset), offset == extent.bytes.upperBound else { return [] }
         return values
     }
 
@@ -58,29 +72,45 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
     /// nil when a list is damaged.
     package func allValues() -> [[UInt32]]? {
         guard counts != nil, offsets != nil else { return count == 0 ? [] : nil }
-        var decoder = VarintDecoder(bytes)
         var lists: [[UInt32]] = []
         lists.reserveCapacity(count)
-        var valuesBefore = 0
+        var valuesBefore = 0, offset = 0
         for list in 0..<count {
             // Each list where the one before ended, in values and in bytes.
-            guard let extent = extent(of: list), extent.bytes.lowerBound == decoder.offset, extent.values.lowerBound == valuesBefore,
-                  let values = try? decoder.ascendingList(count: extent.values.count, below: limit),
-                  decoder.offset == extent.bytes.upperBound else { return nil }
+            guard let extent = extent(of: list), extent.bytes.lowerBound == offset, extent.values.lowerBound == valuesBefore,
+                  let values = try? decode(count: extent.values.count, at: &offset), offset == extent.bytes.upperBound else { return nil }
             valuesBefore = extent.values.upperBound
             lists.append(values)
         }
-        return decoder.isAtEnd ? lists : nil
+        return offset == bytes.count ? lists : nil
     }
 
-    /// List `list`'s value numbers and bytes, checked against each other and the section (each
-    /// value takes a byte at least); nil when they do not fit.
+    /// The `count` values of the list `offset` bytes into the lists; `offset` moves past it.
+    private func decode(count: Int, at offset: inout Int) throws(StoredFormatError) -> [UInt32] {
+        switch encoding {
+        case .packedGaps:
+            return try PackedGaps.decode(bytes, at: &offset, count: count, below: limit)
+        case .varints:
+            var decoder = VarintDecoder(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            let values = try decoder.ascendingList(count: count, below: limit)
+            offset += decoder.offset
+            return values
+        }
+    }
+
+    /// List `list`'s value numbers and bytes, checked against each other and the section (as
+    /// many values as the bytes can hold, and no more than `limit`: they are distinct and below
+    /// it); nil when they do not fit.
     private func extent(of list: Int) -> (values: Range<Int>, bytes: Range<Int>)? {
         guard list >= 0, list < count, let counts, let offsets else { return nil }
         let first = Int(counts[list].littleEndian), end = Int(counts[list + 1].littleEndian)
         let start = Int(offsets[list].littleEndian), stop = Int(offsets[list + 1].littleEndian)
         // Within the values the lists hold together (what tags beside them are counted by).
-        guard first <= end, end <= totalCount, start <= stop, stop <= bytes.count, end - first <= stop - start else { return nil }
+        guard first <= end, end <= totalCount, start <= stop, stop <= bytes.count, UInt64(end - first) <= limit else { return nil }
+        switch encoding {
+        case .packedGaps: guard PackedGaps.fewestBytes(count: end - first) <= stop - start else { return nil }
+        case .varints: guard end - first <= stop - start else { return nil }
+        }
         return (first..<end, start..<stop)
     }
 }

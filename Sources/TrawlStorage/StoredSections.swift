@@ -66,8 +66,7 @@ package enum StoredSections {
         /// Appends two sections that let each of `lists` (strictly ascending values) be read
         /// where it lies (``InPlaceLists``): the lists' starts, as `u32` running counts of
         /// values then `u32` byte offsets (each `lists.count + 1` of them), and the lists back to
-        /// back, each as the gaps between its values less one (the first value as it is), as
-        /// varints.
+        /// back, each as ``PackedGaps`` stores it.
         package mutating func append(inPlaceLists lists: [[UInt32]]) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(lists.reduce(0) { $0 + $1.count } * 2)
@@ -76,11 +75,7 @@ package enum StoredSections {
             offsets.reserveCapacity(lists.count + 1)
             var total = 0
             for list in lists {
-                var next: UInt32 = 0
-                for value in list {
-                    StoredFormat.appendVarint(UInt64(value - next), to: &bytes)
-                    next = value + 1
-                }
+                PackedGaps.append(list, to: &bytes)
                 total += list.count
                 precondition(total <= Int(UInt32.max) && bytes.count <= Int(UInt32.max), "lists of fewer than 4 Gi values and bytes")
                 counts.append(UInt32(total))

@@ -297,9 +297,9 @@ import TrawlStorage
         return file + body
     }
 
-    /// Versions 2, 3 and 4, as earlier releases stored the fixtures' catalog: read (indexed again),
+    /// Versions 2 to 5, as earlier releases stored the fixtures' catalog: read (indexed again),
     /// and searched as the catalog they hold.
-    @Test(arguments: [2, 3, 4]) func anOlderVersionIsStillRead(version: Int) throws {
+    @Test(arguments: [2, 3, 4, 5]) func anOlderVersionIsStillRead(version: Int) throws {
         let stored = try [UInt8](Data(contentsOf: fixturesDirectory.appendingPathComponent("catalog/version-\(version).catalog")))
         let lines = try String(contentsOf: fixturesDirectory.appendingPathComponent("catalog/packages.jsonl"), encoding: .utf8)
         let items = try lines.split(separator: "\n").map { try CatalogItem(jsonLine: String($0)) }
