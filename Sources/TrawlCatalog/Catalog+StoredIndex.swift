@@ -46,10 +46,9 @@ extension Catalog {
             for field in 0..<fields.count { StoredFormat.appendVarint(UInt64(bounds[base + field + 1] - bounds[base + field]), to: &records) }
             for word in words[Int(bounds[base])..<Int(bounds[base + fields.count])] { StoredFormat.appendVarint(UInt64(word), to: &records) }
             itemLengths.append(UInt8(min(255, lengths[slot])))
-            precondition(records.count <= Int(UInt32.max), "a forward index of fewer than 4 GiB")
+            precondition(records.count < Int(Int32.max), "a forward index of fewer than 2 GiB")
         }
-        starts.append(UInt32(records.count))
-        writer.append(values: starts)
+        writer.append(RecordStarts.grouped(starts, end: UInt32(records.count)))
         writer.append(records)
         writer.append(itemLengths)
         // Insertion orders that are not their number (none in a catalog built at once), as
@@ -108,20 +107,21 @@ extension Catalog {
     /// (each live item's order distinct and below the next), the attributes' postings counts,
     /// the vocabulary and the prefix keys. This catalog's fields and attribute values are set.
     mutating func openIndexSections(_ reader: StoredSections.Reader, file: FileBytes, bodyOffset: Int, first: Int,
-                                    counts: IndexCounts, listEncoding: InPlaceLists.Encoding) throws(StoredFormatError) {
+                                    counts: IndexCounts, layout: StoredIndex.Layout) throws(StoredFormatError) {
         let stride = fields.count + 1
         typealias Section = StoredIndex.Section
         // Every new insertion order makes a new number, so there are no more orders than numbers;
         // and the forward index's starts and lengths give each number bytes of the file: nothing
         // is made room for by a count the file does not back.
         guard counts.live <= counts.slots, counts.nextOrder <= counts.slots, counts.slots < Int(UInt32.max) / stride,
-              counts.words < Int(UInt32.max), reader.range(first + Section.forwardStarts).count == 4 * (counts.slots + 1),
+              counts.words < Int(UInt32.max),
+              reader.range(first + Section.forwardStarts).count >= (layout.starts == .flat ? 4 * (counts.slots + 1) : 16 + counts.slots),
               reader.range(first + Section.lengths).count == counts.slots else { throw .corrupt("item counts") }
         var attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
         for (value, attribute) in valueAttribute.enumerated() { attributeValues[attribute].append(UInt32(value)) }
         let index = StoredIndex(file: file, reader: reader, bodyOffset: bodyOffset, first: first, counts: counts,
                                 fieldCount: fields.count, valueCount: valueStrings.count, attributeValues: attributeValues,
-                                listEncoding: listEncoding)
+                                layout: layout)
         var live = [Bool]()
         live.reserveCapacity(counts.slots + counts.slots / 8)
         live.append(contentsOf: repeatElement(true, count: counts.slots))

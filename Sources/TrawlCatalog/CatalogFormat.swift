@@ -19,7 +19,7 @@ import TrawlConcurrency
 ///   block ends       u64 per block; block checksums: u64 per block
 ///   ids              the ids in byte order with their internal numbers (StoredIDs)
 ///   word index       laid out to be read where it lies (StoredIndex):
-///     forward        u32 start of each item's record (one more: the end); the records, each
+///     forward        where each item's record starts (RecordStarts, grouped); the records, each
 ///                    the word count of every field then the words (varints); u8 length of
 ///                    each item (255: read the record)
 ///     orders         (number, order) varint pairs of the items whose insertion order is not
@@ -251,7 +251,7 @@ public enum CatalogFormat {
                 return try indexingAgain(reader, file: file, fields: fields, scope: scope, tables: itemTables, live: counts.live)
             }
             try catalog.openIndexSections(reader, file: file, bodyOffset: headerLength + 4, first: Section.index, counts: counts,
-                                          listEncoding: version == 5 ? .varints : .packedGaps)
+                                          layout: StoredIndex.Layout(version: version))
             catalog.storedIDs = StoredIDs(stored: try reader.array(Section.ids), slotCount: counts.slots)
             // The items stay where they are: where the lexicon and each block lie in the file.
             catalog.storedItems = try storedItems(reader, file: file, isLive: catalog.isLive, tables: itemTables)

@@ -2,15 +2,15 @@ import TrawlKernels
 import TrawlStorage
 
 /// A stored catalog's forward index read where it lies (``CatalogFormat`` versions 5 and 6): by internal
-/// number, where the item's record starts; the records, each the word count of every field then
-/// the words, as varints; and each item's length (its word count) in a byte, 255 for "read the
-/// record".
+/// number, where the item's record starts (``RecordStarts``: grouped since version 6, flat
+/// before); the records, each the word count of every field then the words, as varints; and each
+/// item's length (its word count) in a byte, 255 for "read the record".
 ///
 /// An item's words are decoded when it is ranked, and checked then: a record that does not fit
 /// its bytes, or names a word the vocabulary lacks, reads as an item with no words.
 /// A view: whoever made it keeps the bytes alive and unchanged.
 struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps immutable
-    private let starts: UnsafePointer<UInt32>?
+    private let starts: RecordStarts?
     private let records: UnsafeRawBufferPointer
     private let lengths: UnsafePointer<UInt8>?
     let slotCount: Int
@@ -34,12 +34,13 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
     }
 
     /// The forward index of `slotCount` items of `fieldCount` fields whose words are below
-    /// `wordCount`, from its three sections; nil when their sizes do not fit that many items.
-    init?(starts: UnsafeRawBufferPointer, records: UnsafeRawBufferPointer, lengths: UnsafeRawBufferPointer,
+    /// `wordCount`, from its three sections (the starts laid out as `startsLayout`); nil when
+    /// their sizes do not fit that many items.
+    init?(starts: UnsafeRawBufferPointer, startsLayout: RecordStarts.Layout, records: UnsafeRawBufferPointer, lengths: UnsafeRawBufferPointer,
           slotCount: Int, fieldCount: Int, wordCount: Int, totalWords: Int, damage: StoredDamage) {
-        guard starts.count == 4 * (slotCount + 1), lengths.count == slotCount, let base = starts.baseAddress,
-              Int(bitPattern: base) % 4 == 0, totalWords <= records.count else { return nil }
-        self.starts = base.assumingMemoryBound(to: UInt32.self)
+        guard let recordStarts = RecordStarts(starts, count: slotCount, layout: startsLayout), lengths.count == slotCount,
+              totalWords <= records.count else { return nil }
+        self.starts = recordStarts
         self.records = records
         self.lengths = lengths.baseAddress?.assumingMemoryBound(to: UInt8.self)
         self.slotCount = slotCount
@@ -51,9 +52,8 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
 
     /// Where item `item`'s record lies, nil when its starts do not fit the records.
     private func record(of item: Int) -> Range<Int>? {
-        guard let starts, item >= 0, item < slotCount else { return nil }
-        let start = Int(starts[item].littleEndian), end = Int(starts[item + 1].littleEndian)
-        guard start <= end, end <= records.count else { return nil }
+        guard let starts, item >= 0, item < slotCount, let start = starts.start(of: item), let end = starts.end(of: item),
+              start <= end, end <= records.count else { return nil }
         return start..<end
     }
 
@@ -126,7 +126,7 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
             var used = 0
             defer { initialized = used }
             for slot in 0..<slotCount {
-                guard Int(starts[slot].littleEndian) == decoder.offset else { isWhole = false; return }
+                guard starts.start(of: slot) == decoder.offset else { isWhole = false; return }
                 bounds.append(UInt32(used))
                 for _ in 0..<fieldCount {
                     guard let count = try? decoder.next(), Int(bounds[bounds.count - 1]) + Int(count) <= total else { isWhole = false; return }
@@ -138,7 +138,7 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
                 used = end
                 lengths.append(UInt32(end - Int(bounds[bounds.count - stride])))
             }
-            isWhole = used == total && decoder.isAtEnd && Int(starts[slotCount].littleEndian) == decoder.offset
+            isWhole = used == total && decoder.isAtEnd && starts.end == decoder.offset
         }
         return isWhole ? (words, bounds, lengths) : nil
     }
@@ -146,7 +146,9 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
     /// Starts loading item `item`'s start.
     func prefetchStart(of item: Int) {
         guard let starts, item >= 0, item < slotCount else { return }
-        trawl_prefetch(UnsafeRawPointer(starts + item), 8)
+        let (first, second) = starts.prefetchAddresses(of: item)
+        trawl_prefetch(first, 8)
+        if let second { trawl_prefetch(second, 2) }
     }
 
     /// Starts loading item `item`'s record (reading its start).

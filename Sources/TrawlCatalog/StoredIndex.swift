@@ -27,8 +27,20 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     let valueCount: Int
     /// By attribute, its value numbers (the stored columns hold places among them).
     let attributeValues: [[UInt32]]
-    /// How the lists are stored (varints before version 6).
-    private let listEncoding: InPlaceLists.Encoding
+    /// How the lists and the record starts are stored (version 5 or 6).
+    private let layout: Layout
+
+    /// What changed between the versions read in place.
+    struct Layout {
+        /// Version 5: varints, flat starts; version 6: packed gaps, grouped starts.
+        var lists: InPlaceLists.Encoding
+        var starts: RecordStarts.Layout
+
+        init(version: UInt32) {
+            lists = version == 5 ? .varints : .packedGaps
+            starts = version == 5 ? .flat : .grouped
+        }
+    }
     private let file: FileBytes
     /// The file's bytes when it is read rather than mapped, copied where they stay.
     private let copy: UnsafeMutableRawBufferPointer?
@@ -105,9 +117,9 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     /// The index whose sections start at `first` in `reader`, whose body begins `bodyOffset`
     /// bytes into `file`; nothing is read yet.
     init(file: FileBytes, reader: StoredSections.Reader, bodyOffset: Int, first: Int, counts: Catalog.IndexCounts,
-         fieldCount: Int, valueCount: Int, attributeValues: [[UInt32]], listEncoding: InPlaceLists.Encoding) {
+         fieldCount: Int, valueCount: Int, attributeValues: [[UInt32]], layout: Layout) {
         self.file = file
-        self.listEncoding = listEncoding
+        self.layout = layout
         self.counts = counts
         self.fieldCount = fieldCount
         self.valueCount = valueCount
@@ -145,7 +157,8 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     var forward: StoredForwardIndex {
         state.withLock { state in
             if let forward = state.forward { return forward }
-            let forward = StoredForwardIndex(starts: section(Section.forwardStarts, in: &state), records: section(Section.forward, in: &state),
+            let forward = StoredForwardIndex(starts: section(Section.forwardStarts, in: &state), startsLayout: layout.starts,
+                                             records: section(Section.forward, in: &state),
                                              lengths: section(Section.lengths, in: &state), slotCount: counts.slots, fieldCount: fieldCount,
                                              wordCount: counts.words, totalWords: counts.wordOccurrences, damage: damageFound)
                 ?? damaged(StoredForwardIndex(fieldCount: fieldCount), in: &state)
@@ -188,7 +201,7 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     /// tags of section `tags` when given; no lists when any of them is damaged.
     private func lists(_ starts: Int, count: Int, tags: Int?, in state: inout State) -> (lists: InPlaceLists, tags: PackedTags?) {
         guard let lists = InPlaceLists(starts: section(starts, in: &state), lists: section(starts + 1, in: &state), count: count,
-                                       below: counts.slots, encoding: listEncoding) else {
+                                       below: counts.slots, encoding: layout.lists) else {
             return damaged((InPlaceLists(), nil), in: &state)
         }
         guard let tags else { return (lists, nil) }

@@ -50,7 +50,7 @@ import TrawlStorage
     /// parts are checked and its lists kept decoded as the searches first read them).
     @Test func aMappedCatalogSearchedFromSeveralThreadsAnswersAsInMemory() async throws {
         var random = SeededGenerator(seed: 31)
-        let memory = Catalog(items: (0..<26_000).map { CatalogDifferentialTests.randomItem(&random, id: $0) })
+        let memory = Catalog(items: (0..<30_000).map { CatalogDifferentialTests.randomItem(&random, id: $0) })
         let folder = FilePath(try temporaryFolder("catalog-mapped").path)
         try CatalogStore.save(memory, in: folder)
         let size = try FileManager.default.attributesOfItem(atPath: CatalogStore.path(in: folder).string)[.size] as! Int

@@ -3,10 +3,11 @@ import TrawlTestSupport
 @testable import TrawlCatalog
 import TrawlStorage
 
-/// The lists and tags of a stored catalog's word index as stored since version 6: postings in
-/// packed blocks (``PackedGaps``) and field tags in the fewest bits (``PackedTags``), each
-/// against the values it stored, and read from damaged bytes without a crash.
-@Suite struct PackedListsTests {
+/// The parts of a stored catalog's word index laid out anew in version 6: postings in packed
+/// blocks (``PackedGaps``), field tags in the fewest bits (``PackedTags``) and the forward
+/// index's record starts grouped (``RecordStarts``), each against the values it stored, and read
+/// from damaged bytes without a crash.
+@Suite struct StoredIndexLayoutTests {
     /// `lists` stored by the section writer, then handed to `body` as the starts and lists
     /// sections, each 8-byte aligned.
     static func withStored<Result>(_ lists: [[UInt32]], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Result) throws -> Result {
@@ -161,6 +162,54 @@ import TrawlStorage
             let tags = try #require(packed.tags(from: 0, count: 8))
             #expect(tags == [1, 1, 0x82, 3, 1, 1, 1, 0x81])
             #expect(packed.tags(from: 3, count: 5)?.count == 5)
+        }
+    }
+
+    @Test func groupedStartsAreTheStartsStored() throws {
+        var generator = SeededGenerator(seed: PropertyTestSettings.seed(default: 64))
+        for count in [0, 1, 7, 8, 9, 16, 1000] {
+            for longest in [0, 30, 40, 300, 70_000] {
+                // Record lengths up to `longest`: groups that span more than a byte go wide.
+                var starts: [UInt32] = [], end: UInt32 = 0
+                for _ in 0..<count {
+                    starts.append(end)
+                    end += UInt32.random(in: 0...UInt32(longest), using: &generator)
+                }
+                let flat = (starts + [end]).withUnsafeBytes { Array($0) }
+                let grouped = RecordStarts.grouped(starts, end: end)
+                if longest <= 30, count >= 100 { #expect(grouped.count < flat.count / 2, "\(grouped.count) bytes for \(count) starts") }
+                for (bytes, layout) in [(flat, RecordStarts.Layout.flat), (grouped, .grouped)] {
+                    let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 4), alignment: 8)
+                    defer { aligned.deallocate() }
+                    aligned.copyBytes(from: bytes)
+                    let raw = UnsafeRawBufferPointer(rebasing: aligned[..<bytes.count])
+                    let read = try #require(RecordStarts(raw, count: count, layout: layout))
+                    #expect(read.end == Int(end))
+                    #expect((0..<count).map { read.start(of: $0) } == starts.map { Int($0) }, "\(layout), \(count) records up to \(longest) bytes")
+                    #expect((0..<count).map { read.end(of: $0) } == (0..<count).map { Int($0 + 1 < count ? starts[$0 + 1] : end) })
+                    #expect(RecordStarts(raw, count: count + 1, layout: layout) == nil)
+                }
+            }
+        }
+    }
+
+    @Test func aWideGroupTheStartsDoNotHoldIsNoStart() throws {
+        // 16 records, the first group wide (100 bytes each) and the second not (10 each); the
+        // first group's base then made to name a second wide group.
+        let wideGroup: [UInt32] = (0..<8).map { UInt32($0 * 100) }
+        let narrowGroup: [UInt32] = (0..<8).map { UInt32(800 + $0 * 10) }
+        let starts = wideGroup + narrowGroup
+        var bytes = RecordStarts.grouped(starts, end: 880)
+        #expect(StoredFormat.readUInt(bytes, 8, 4) == 1)
+        bytes[16 + 3] = 0x80
+        bytes[16] = 1
+        try bytes.withUnsafeBytes { raw in
+            let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: raw.count, alignment: 8)
+            defer { aligned.deallocate() }
+            aligned.copyMemory(from: raw)
+            let read = try #require(RecordStarts(UnsafeRawBufferPointer(aligned), count: 16, layout: .grouped))
+            #expect(read.start(of: 3) == nil)
+            #expect(read.start(of: 9) == 810 && read.end(of: 15) == 880)
         }
     }
 }
