@@ -46,7 +46,7 @@ extension Catalog {
             for field in 0..<fields.count { StoredFormat.appendVarint(UInt64(bounds[base + field + 1] - bounds[base + field]), to: &records) }
             for word in words[Int(bounds[base])..<Int(bounds[base + fields.count])] { StoredFormat.appendVarint(UInt64(word), to: &records) }
             itemLengths.append(UInt8(min(255, lengths[slot])))
-            precondition(records.count < Int(Int32.max), "a forward index of fewer than 2 GiB")
+            precondition(records.count <= Int(UInt32.max), "a forward index of fewer than 4 GiB")
         }
         writer.append(RecordStarts.grouped(starts, end: UInt32(records.count)))
         writer.append(records)

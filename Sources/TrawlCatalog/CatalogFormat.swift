@@ -48,7 +48,8 @@ import TrawlConcurrency
 /// Versions 1 (every name and value as text in each item, nothing compressed), 2 (each block's
 /// text deflated), 3 (the items alone, with no word index) and 4 (the items as here, with a word
 /// index that was decoded whole when read) are still read, and indexed again as they are read.
-/// Version 5 (each list's gaps as varints, tags at most two a byte) is read in place as version 6.
+/// Version 5 (each list's gaps as varints, tags at most two a byte, a u32 start per record) is
+/// read in place as version 6 is.
 public enum CatalogFormat {
     static let magic: [UInt8] = Array("TRAWLCT\0".utf8)
     /// The format version this Trawl writes (older versions still load).

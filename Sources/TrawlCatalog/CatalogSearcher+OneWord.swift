@@ -71,7 +71,8 @@ extension CatalogSearcher {
         }
         guard case let .terms(terms) = source else { return ([], [], []) }
         if let last = lastKeyed, last.revision === catalog.revision, last.word == word { return (last.items, last.keys, last.fields) }
-        let most = terms.reduce(0) { $0 + catalog.postingCount(of: Int($1)) }
+        // The items are distinct numbers below the slot count, whatever counts a file claims.
+        let most = min(terms.reduce(0) { $0 + catalog.postingCount(of: Int($1)) }, catalog.slotCount)
         fillKeys(source, wordIndex: wordIndex, tagLevels: tagLevels, in: catalog)
         var keys: [UInt8] = [], fields: [UInt8] = []
         let items = [UInt32](unsafeUninitializedCapacity: most) { items, count in

@@ -130,7 +130,7 @@ public struct CatalogSearcher: Sendable {
         // A bitmap unions the postings and lists the candidates in order, which keeps the ranking
         // pass's reads of the forward index moving forward.
         var candidates: [UInt32] = []
-        candidates.reserveCapacity(totals[rarest])
+        candidates.reserveCapacity(min(totals[rarest], catalog.slotCount))
         reserveCandidateBits(catalog)
         candidateBits.withUnsafeMutableBufferPointer { bits in
             for term in termLists[rarest] {

@@ -19,7 +19,7 @@ package enum PackedGaps {
     /// value after the blocks.
     package static func fewestBytes(count: Int) -> Int { count / blockLength + count % blockLength }
 
-    /// Appends `list` (strictly ascending) to `bytes`.
+    /// Appends `list` (strictly ascending, each value below `UInt32.max`) to `bytes`.
     package static func append(_ list: [UInt32], to bytes: inout [UInt8]) {
         var next: UInt32 = 0
         let blocks = list.count / blockLength
@@ -65,6 +65,8 @@ package enum PackedGaps {
             var next: UInt64 = 0
             let blocks = count / blockLength
             for block in 0..<blocks {
+                // The blocks before may have taken every byte (each takes 1 + 16 × width).
+                guard position < bytes.count else { throw .corrupt("a packed list block") }
                 let width = Int(base[position])
                 position += 1
                 guard width <= 32, bytes.count - position >= 16 * width else { throw .corrupt("a packed list block") }

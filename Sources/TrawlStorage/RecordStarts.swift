@@ -9,8 +9,9 @@
 ///            of the last record; g × u32 bases; w × 8 × u32 starts; n × u8 offsets
 /// ```
 /// A group's base is its first record's start, and each record's offset its start less the
-/// base; a group whose records span more than 255 bytes before its last start is wide: its base
-/// has the high bit set and numbers its 8 starts among the wide ones.
+/// base; a group whose records span more than 255 bytes before its last start, or whose base has
+/// the high bit set (past 2 GiB), is wide: its base has the high bit set and numbers its 8 starts
+/// among the wide ones.
 ///
 /// A view: whoever made it keeps the bytes alive and unchanged. Starts are not checked against
 /// each other here; a reader checks each record's bounds as it reads it.
@@ -84,14 +85,13 @@ package struct RecordStarts: @unchecked Sendable { // reads memory its owner kee
 
     /// The starts `starts` of records that end at `end`, stored grouped.
     package static func grouped(_ starts: [UInt32], end: UInt32) -> [UInt8] {
-        precondition(end < wideFlag, "records of fewer than 2 GiB")
         let groups = (starts.count + groupLength - 1) / groupLength
         var bases: [UInt32] = [], wide: [UInt32] = [], offsets = [UInt8](repeating: 0, count: starts.count)
         bases.reserveCapacity(groups)
         for group in 0..<groups {
             let members = (group * groupLength)..<min(starts.count, (group + 1) * groupLength)
             let base = starts[members.lowerBound]
-            if starts[members.upperBound - 1] - base <= 255 {
+            if base < wideFlag, starts[members.upperBound - 1] - base <= 255 {
                 bases.append(base)
                 for record in members { offsets[record] = UInt8(starts[record] - base) }
             } else {

@@ -109,6 +109,12 @@ import TrawlStorage
             var offset = 0
             #expect(throws: StoredFormatError.self, "\(what)") { try bytes.withUnsafeBytes { try PackedGaps.decode($0, at: &offset, count: list.count, below: 600) } }
         }
+        // Two blocks claimed where the first takes every byte: damage, not a read past them.
+        var twoBlocks = [UInt8]()
+        PackedGaps.append((0..<256).map { UInt32($0 * 3) }, to: &twoBlocks)
+        let firstBlock = Array(twoBlocks.prefix(1 + 16 * Int(twoBlocks[0])))
+        offset = 0
+        #expect(throws: StoredFormatError.self) { try firstBlock.withUnsafeBytes { try PackedGaps.decode($0, at: &offset, count: 256, below: 800) } }
         // Below a limit the values reach, or more values than the limit allows: damage.
         offset = 0
         #expect(throws: StoredFormatError.self) { try lists.withUnsafeBytes { try PackedGaps.decode($0, at: &offset, count: list.count, below: 597) } }
@@ -190,6 +196,23 @@ import TrawlStorage
                     #expect(RecordStarts(raw, count: count + 1, layout: layout) == nil)
                 }
             }
+        }
+    }
+
+    @Test func startsPast2GiBAreStoredWide() throws {
+        // The second group spans 70 bytes but starts past 2 GiB, where a base's high bit is the
+        // wide flag.
+        let far: UInt32 = 1 << 31 + 200
+        let starts: [UInt32] = (0..<8).map { UInt32($0) * 10 } + (0..<8).map { far + UInt32($0) * 10 }
+        let bytes = RecordStarts.grouped(starts, end: far + 100)
+        #expect(StoredFormat.readUInt(bytes, 8, 4) == 1)
+        try bytes.withUnsafeBytes { raw in
+            let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: raw.count, alignment: 8)
+            defer { aligned.deallocate() }
+            aligned.copyMemory(from: raw)
+            let read = try #require(RecordStarts(UnsafeRawBufferPointer(aligned), count: 16, layout: .grouped))
+            #expect((0..<16).map { read.start(of: $0) } == starts.map { Int($0) })
+            #expect(read.end(of: 15) == Int(far) + 100)
         }
     }
 
