@@ -149,7 +149,12 @@ extension Catalog {
             liveCount += 1
         }
         guard liveCount == counts.live else { throw .corrupt("item orders") }
-        let valueLists = try reader.values(first + Section.valueStarts, as: UInt32.self, count: 2 * (valueStrings.count + 1))
+        // The items by value: their counts (their starts, checked), the lists left unread.
+        guard let valueLists = InPlaceLists(starts: try reader.bytes(first + Section.valueStarts),
+                                            lists: UnsafeRawBufferPointer(rebasing: reader.body[reader.range(first + Section.valuePostings)]),
+                                            count: valueStrings.count, below: counts.slots, encoding: layout.lists) else {
+            throw .corrupt("value lists")
+        }
         vocabulary = try Vocabulary(sections: reader, first: first + Section.vocabulary)
         guard vocabulary.count == counts.words else { throw .corrupt("vocabulary") }
         // Most first queries end in a prefix, which walks the trie.
@@ -158,7 +163,7 @@ extension Catalog {
                                             slotCount: counts.slots, wordCount: counts.words, stored: index)
         self.attributeValues = attributeValues
         attributePostingCounts = [Int](repeating: 0, count: attributeNames.count)
-        for (value, attribute) in valueAttribute.enumerated() { attributePostingCounts[attribute] += Int(valueLists[value + 1] &- valueLists[value]) }
+        for (value, attribute) in valueAttribute.enumerated() { attributePostingCounts[attribute] += valueLists.valueCount(of: value) }
         isLive = live
         self.orders = orders
         storedIndex = index

@@ -3,10 +3,16 @@
 /// a list is decoded only when asked for, and checked then, so opening them costs nothing and a
 /// damaged list reads as empty without spoiling the others.
 ///
+/// Each list is found through two tables of ``RecordStarts``: where its values are numbered among
+/// all the lists' values, and where its bytes start. Version 5 stored them flat, one after the
+/// other; since version 6 the section holds a `u32` length of the first table, a byte for each
+/// table's ``RecordStarts/Layout`` (0 flat, 1 grouped: the smaller), 2 zero bytes, the first
+/// table, zero bytes to a multiple of 4, then the second.
+///
 /// A view: whoever made it keeps the bytes alive and unchanged.
 package struct InPlaceLists: @unchecked Sendable { // reads memory its owner keeps immutable
-    private let counts: UnsafePointer<UInt32>?
-    private let offsets: UnsafePointer<UInt32>?
+    private let counts: RecordStarts?
+    private let offsets: RecordStarts?
     private let bytes: UnsafeRawBufferPointer
     /// How many lists there are.
     package let count: Int
@@ -36,9 +42,22 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
     /// is not of that many lists.
     package init?(starts: UnsafeRawBufferPointer, lists: UnsafeRawBufferPointer, count: Int, below limit: Int,
                   encoding: Encoding = .packedGaps) {
-        guard count >= 0, starts.count == 8 * (count + 1), let base = starts.baseAddress, Int(bitPattern: base) % 4 == 0 else { return nil }
-        counts = base.assumingMemoryBound(to: UInt32.self)
-        offsets = base.assumingMemoryBound(to: UInt32.self) + (count + 1)
+        guard count >= 0 else { return nil }
+        switch encoding {
+        case .varints:
+            guard starts.count == 8 * (count + 1),
+                  let counts = RecordStarts(UnsafeRawBufferPointer(rebasing: starts[..<(4 * (count + 1))]), count: count, layout: .flat),
+                  let offsets = RecordStarts(UnsafeRawBufferPointer(rebasing: starts[(4 * (count + 1))...]), count: count, layout: .flat) else { return nil }
+            (self.counts, self.offsets) = (counts, offsets)
+        case .packedGaps:
+            guard starts.count >= 8 else { return nil }
+            let length = Int(StoredFormat.readUInt(starts, 0, 4)), second = 8 + (length + 3) / 4 * 4
+            let layouts = [starts[4], starts[5]].map { $0 == 0 ? RecordStarts.Layout.flat : $0 == 1 ? .grouped : nil }
+            guard let first = layouts[0], let other = layouts[1], second <= starts.count,
+                  let counts = RecordStarts(UnsafeRawBufferPointer(rebasing: starts[8..<(8 + length)]), count: count, layout: first),
+                  let offsets = RecordStarts(UnsafeRawBufferPointer(rebasing: starts[second...]), count: count, layout: other) else { return nil }
+            (self.counts, self.offsets) = (counts, offsets)
+        }
         bytes = lists
         self.count = count
         self.limit = UInt64(max(0, limit))
@@ -58,7 +77,7 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
     package func firstValue(of list: Int) -> Int { extent(of: list)?.values.lowerBound ?? 0 }
 
     /// How many values the lists hold together (as their starts say).
-    package var totalCount: Int { count == 0 ? 0 : Int(counts![count].littleEndian) }
+    package var totalCount: Int { counts?.end ?? 0 }
 
     /// The values of list `list`, ascending; empty when the list is damaged.
     package func values(of list: Int) -> [UInt32] {
@@ -102,9 +121,8 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
     /// many values as the bytes can hold, and no more than `limit`: they are distinct and below
     /// it); nil when they do not fit.
     private func extent(of list: Int) -> (values: Range<Int>, bytes: Range<Int>)? {
-        guard list >= 0, list < count, let counts, let offsets else { return nil }
-        let first = Int(counts[list].littleEndian), end = Int(counts[list + 1].littleEndian)
-        let start = Int(offsets[list].littleEndian), stop = Int(offsets[list + 1].littleEndian)
+        guard list >= 0, list < count, let counts, let offsets, let first = counts.start(of: list), let end = counts.end(of: list),
+              let start = offsets.start(of: list), let stop = offsets.end(of: list) else { return nil }
         // Within the values the lists hold together (what tags beside them are counted by).
         guard first <= end, end <= totalCount, start <= stop, stop <= bytes.count, UInt64(end - first) <= limit else { return nil }
         switch encoding {

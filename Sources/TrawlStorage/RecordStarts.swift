@@ -83,6 +83,16 @@ package struct RecordStarts: @unchecked Sendable { // reads memory its owner kee
         return (UnsafeRawPointer(words + record / Self.groupLength), UnsafeRawPointer(offsets + record))
     }
 
+    /// The starts `starts` of records that end at `end` in the smaller layout, and its bytes.
+    package static func smaller(_ starts: [UInt32], end: UInt32) -> (layout: Layout, bytes: [UInt8]) {
+        let grouped = grouped(starts, end: end)
+        guard grouped.count >= 4 * (starts.count + 1) else { return (.grouped, grouped) }
+        var flat: [UInt8] = []
+        flat.reserveCapacity(4 * (starts.count + 1))
+        for word in starts + [end] { StoredFormat.appendUInt(UInt64(word), 4, to: &flat) }
+        return (.flat, flat)
+    }
+
     /// The starts `starts` of records that end at `end`, stored grouped.
     package static func grouped(_ starts: [UInt32], end: UInt32) -> [UInt8] {
         let groups = (starts.count + groupLength - 1) / groupLength

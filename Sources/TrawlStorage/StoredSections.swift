@@ -64,9 +64,9 @@ package enum StoredSections {
         }
 
         /// Appends two sections that let each of `lists` (strictly ascending values) be read
-        /// where it lies (``InPlaceLists``): the lists' starts, as `u32` running counts of
-        /// values then `u32` byte offsets (each `lists.count + 1` of them), and the lists back to
-        /// back, each as ``PackedGaps`` stores it.
+        /// where it lies (``InPlaceLists``): the lists' starts (running counts of values, then
+        /// byte offsets, each as ``RecordStarts`` stores them, flat or grouped, whichever is
+        /// smaller), and the lists back to back, each as ``PackedGaps`` stores it.
         package mutating func append(inPlaceLists lists: [[UInt32]]) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(lists.reduce(0) { $0 + $1.count } * 2)
@@ -81,7 +81,15 @@ package enum StoredSections {
                 counts.append(UInt32(total))
                 offsets.append(UInt32(bytes.count))
             }
-            append(values: counts + offsets)
+            let (countLayout, countBytes) = RecordStarts.smaller(Array(counts.dropLast()), end: counts.last!)
+            let (offsetLayout, offsetBytes) = RecordStarts.smaller(Array(offsets.dropLast()), end: offsets.last!)
+            var starts: [UInt8] = []
+            StoredFormat.appendUInt(UInt64(countBytes.count), 4, to: &starts)
+            starts += [countLayout == .flat ? 0 : 1, offsetLayout == .flat ? 0 : 1, 0, 0]
+            starts += countBytes
+            starts += repeatElement(0, count: (4 - countBytes.count % 4) % 4)
+            starts += offsetBytes
+            append(starts)
             append(bytes)
         }
 
