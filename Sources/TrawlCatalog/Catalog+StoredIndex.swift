@@ -115,7 +115,8 @@ extension Catalog {
         // is made room for by a count the file does not back.
         guard counts.live <= counts.slots, counts.nextOrder <= counts.slots, counts.slots < Int(UInt32.max) / stride,
               counts.words < Int(UInt32.max),
-              reader.range(first + Section.forwardStarts).count >= (layout.starts == .flat ? 4 * (counts.slots + 1) : 16 + counts.slots),
+              layout.starts == .flat ? reader.range(first + Section.forwardStarts).count == 4 * (counts.slots + 1)
+                                     : reader.range(first + Section.forwardStarts).count >= 16 + counts.slots,
               reader.range(first + Section.lengths).count == counts.slots else { throw .corrupt("item counts") }
         var attributeValues = [[UInt32]](repeating: [], count: attributeNames.count)
         for (value, attribute) in valueAttribute.enumerated() { attributeValues[attribute].append(UInt32(value)) }

@@ -79,9 +79,8 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
 
     /// List `list` of `lists` with its tags; none (the damage noted) when it does not decode.
     private func decode(_ list: Int, of lists: (lists: InPlaceLists, tags: PackedTags?)) -> (items: [UInt32], tags: [UInt8]) {
-        let items = lists.lists.values(of: list)
-        guard !items.isEmpty, let tags = lists.tags?.tags(from: lists.lists.firstValue(of: list), count: items.count) else {
-            if lists.lists.valueCount(of: list) > 0 || lists.lists.isDamaged(list) { damageFound.note(.corrupt("a posting list")) }
+        guard let items = lists.lists.values(of: list), let tags = lists.tags?.tags(from: lists.lists.firstValue(of: list), count: items.count) else {
+            damageFound.note(.corrupt("a posting list"))
             return ([], [])
         }
         return (items, tags)
@@ -90,8 +89,10 @@ final class StoredIndex: @unchecked Sendable { // reads memory the file keeps im
     /// The items with attribute value `value`, ascending; none (the damage noted) when the list
     /// does not decode.
     func valueItems(of value: Int) -> [UInt32] {
-        let lists = valuePostings, items = lists.values(of: value)
-        if items.isEmpty, lists.valueCount(of: value) > 0 || lists.isDamaged(value) { damageFound.note(.corrupt("a value's item list")) }
+        guard let items = valuePostings.values(of: value) else {
+            damageFound.note(.corrupt("a value's item list"))
+            return []
+        }
         return items
     }
 

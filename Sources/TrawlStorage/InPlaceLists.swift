@@ -52,7 +52,7 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
         case .packedGaps:
             guard starts.count >= 8 else { return nil }
             let length = Int(StoredFormat.readUInt(starts, 0, 4)), second = 8 + (length + 3) / 4 * 4
-            let layouts = [starts[4], starts[5]].map { $0 == 0 ? RecordStarts.Layout.flat : $0 == 1 ? .grouped : nil }
+            let layouts = [starts[4], starts[5]].map(RecordStarts.Layout.init(rawValue:))
             guard let first = layouts[0], let other = layouts[1], second <= starts.count,
                   let counts = RecordStarts(UnsafeRawBufferPointer(rebasing: starts[8..<(8 + length)]), count: count, layout: first),
                   let offsets = RecordStarts(UnsafeRawBufferPointer(rebasing: starts[second...]), count: count, layout: other) else { return nil }
@@ -70,20 +70,18 @@ package struct InPlaceLists: @unchecked Sendable { // reads memory its owner kee
         return extent.values.count
     }
 
-    /// Whether list `list`'s starts do not fit the bytes or the other lists (a damaged file).
-    package func isDamaged(_ list: Int) -> Bool { list >= 0 && list < count && extent(of: list) == nil }
-
     /// Where list `list`'s values are numbered among all the lists' values.
     package func firstValue(of list: Int) -> Int { extent(of: list)?.values.lowerBound ?? 0 }
 
     /// How many values the lists hold together (as their starts say).
     package var totalCount: Int { counts?.end ?? 0 }
 
-    /// The values of list `list`, ascending; empty when the list is damaged.
-    package func values(of list: Int) -> [UInt32] {
-        guard let extent = extent(of: list), !extent.values.isEmpty else { return [] }
+    /// The values of list `list`, ascending; nil when the list is not there or is damaged (its
+    /// starts do not fit the bytes, or its bytes do not decode to them).
+    package func values(of list: Int) -> [UInt32]? {
+        guard let extent = extent(of: list) else { return nil }
         var offset = extent.bytes.lowerBound
-        guard let values = try? decode(count: extent.values.count, at: &offset), offset == extent.bytes.upperBound else { return [] }
+        guard let values = try? decode(count: extent.values.count, at: &offset), offset == extent.bytes.upperBound else { return nil }
         return values
     }
 

@@ -16,10 +16,10 @@
 /// A view: whoever made it keeps the bytes alive and unchanged. Starts are not checked against
 /// each other here; a reader checks each record's bounds as it reads it.
 package struct RecordStarts: @unchecked Sendable { // reads memory its owner keeps immutable
-    /// How the starts are stored.
-    package enum Layout: Sendable {
-        case flat
-        case grouped
+    /// How the starts are stored (the raw value is the byte that says so, where one does).
+    package enum Layout: UInt8, Sendable {
+        case flat = 0
+        case grouped = 1
     }
 
     /// Flat: the starts, then the end. Grouped: the bases, then the wide starts.

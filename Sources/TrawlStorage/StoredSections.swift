@@ -85,7 +85,7 @@ package enum StoredSections {
             let (offsetLayout, offsetBytes) = RecordStarts.smaller(Array(offsets.dropLast()), end: offsets.last!)
             var starts: [UInt8] = []
             StoredFormat.appendUInt(UInt64(countBytes.count), 4, to: &starts)
-            starts += [countLayout == .flat ? 0 : 1, offsetLayout == .flat ? 0 : 1, 0, 0]
+            starts += [countLayout.rawValue, offsetLayout.rawValue, 0, 0]
             starts += countBytes
             starts += repeatElement(0, count: (4 - countBytes.count % 4) % 4)
             starts += offsetBytes

@@ -85,7 +85,7 @@ import TrawlStorage
                 let listBytes = UnsafeRawBufferPointer(rebasing: reader.body[reader.range(1)])
                 guard let stored = InPlaceLists(starts: starts, lists: listBytes, count: lists.count, below: Int(limit)) else { return }
                 for index in lists.indices {
-                    let values = stored.values(of: index)
+                    let values = stored.values(of: index) ?? []
                     #expect(values.isEmpty || values.count == stored.valueCount(of: index))
                     #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 } && values.allSatisfy { $0 < limit })
                 }
