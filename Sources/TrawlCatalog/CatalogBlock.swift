@@ -280,20 +280,28 @@ enum CatalogBlock {
     }
 
     /// The items of a version 3, 4 or 5 block read from `reader`, and their words numbered as
-    /// `lexicon.numbers` says (the catalog's fields in order, item by item). With `wanted` (the
-    /// items' places in the block), only those items get their fields and attributes (the
-    /// others keep their ids: a block is read whole to show a few of its items) and no words
-    /// are numbered.
+    /// `lexicon.numbers` says (the catalog's fields in order, item by item). With `wanted` (by
+    /// place in the block, true for the items to make), only those items are made and no words
+    /// are numbered; the others are read past and stand as items with no id (a block is read
+    /// whole to show a few of its items: a search showing 50 items decodes up to 50 blocks).
     static func decode(_ reader: inout StoredFormat.Reader, tables: Tables, lexicon: CatalogLexicon.Decoding,
-                       wanted: Set<Int>? = nil) throws(StoredFormatError) -> (items: [CatalogItem], words: FoldedItems) {
+                       wanted: [Bool]? = nil) throws(StoredFormatError) -> (items: [CatalogItem], words: FoldedItems) {
         let itemCount = try reader.count()
         guard itemCount > 0 else { throw .corrupt("bad block") }
         let structure = try inflated(&reader), wordBytes = try inflated(&reader)
         var reader = StoredFormat.Reader(bytes: structure, end: structure.count)
         let names = try Names(&reader)
+        func isWanted(_ place: Int) -> Bool { wanted.map { place < $0.count && $0[place] } ?? true }
         var items: [CatalogItem] = []
         items.reserveCapacity(itemCount)
-        for _ in 0..<itemCount { items.append(CatalogItem(id: try string(&reader))) }
+        for place in 0..<itemCount {
+            guard isWanted(place) else {
+                _ = try reader.bytes(try reader.count())
+                items.append(CatalogItem(id: ""))
+                continue
+            }
+            items.append(CatalogItem(id: try string(&reader)))
+        }
         let texts = try textReferences(&reader, itemCount: itemCount)
         var words = WordFrequencyCode.Reader(wordBytes)
         try words.start()
@@ -306,12 +314,12 @@ enum CatalogBlock {
         let spellingBytes = lexicon.lexicon.spellingBytes, spellingEnds = lexicon.lexicon.spellingEnds
         let separatorBytes = lexicon.lexicon.separatorBytes, separatorEnds = lexicon.lexicon.separatorEnds
         let placements = lexicon.placements, wordNumbers = lexicon.numbers
-        var isWanted = true
+        var isTextWanted = true
         func appendSeparator(_ reader: inout StoredFormat.Reader, at placement: CatalogLexicon.Placement) throws(StoredFormatError) {
             let rank = try reader.varint()
             guard rank < UInt64(separatorEnds.count) else { throw .corrupt("bad separator rank") }
             guard placements[Int(rank)].contains(placement) else { throw .corrupt("a separator that joins words") }
-            guard isWanted else { return }
+            guard isTextWanted else { return }
             // Through a buffer pointer: a slice of the array would retain and release it.
             separatorBytes.withUnsafeBufferPointer { bytes in
                 text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[CatalogLexicon.bounds(of: Int(rank), ends: separatorEnds)]))
@@ -319,16 +327,14 @@ enum CatalogBlock {
         }
         for (reference, item) in texts {
             let field = try names.name(reference, in: tables.fieldNames)
-            isWanted = wanted?.contains(item) ?? true
+            isTextWanted = isWanted(item)
             let value: String
-            if reference & 1 == 0, !isWanted {
-                // Read past, nothing made.
+            if reference & 1 == 0, !isTextWanted {
+                // Read past, nothing made or looked up: its separators and words are checked when
+                // it is wanted.
                 let count = try reader.count()
-                try appendSeparator(&reader, at: count == 0 ? [] : .first)
-                for index in 0..<count {
-                    guard try words.next() < spellingEnds.count else { throw .corrupt("bad word rank") }
-                    try appendSeparator(&reader, at: index == count - 1 ? .last : .between)
-                }
+                try reader.skipVarints(count + 1)
+                try words.skip(count)
                 continue
             } else if reference & 1 == 0 {
                 let count = try reader.count()
@@ -348,7 +354,7 @@ enum CatalogBlock {
                 value = String(decoding: text, as: UTF8.self)
             } else {
                 value = try string(&reader)
-                guard isWanted else { continue }
+                guard isTextWanted else { continue }
             }
             guard items[item].fields.updateValue(value, forKey: field) == nil else { throw .corrupt("a field twice") }
         }
@@ -446,9 +452,9 @@ enum CatalogBlock {
 
     /// Reads the attributes column into `items` (those `wanted`, when given).
     private static func readAttributes(_ reader: inout StoredFormat.Reader, into items: inout [CatalogItem], tables: Tables,
-                                       names: Names, wanted: Set<Int>? = nil) throws(StoredFormatError) {
+                                       names: Names, wanted: [Bool]? = nil) throws(StoredFormatError) {
         for item in items.indices {
-            guard wanted?.contains(item) ?? true else {
+            guard wanted.map({ item < $0.count && $0[item] }) ?? true else {
                 for _ in 0..<(try reader.count()) {
                     _ = try reader.varint()
                     for _ in 0..<(try reader.count()) { _ = try reader.varint() }

@@ -421,12 +421,25 @@ extension CatalogSearcher {
                                        exactField: key & 2 != 0, exactWords: key & 1, length: forward.length(of: item), order: Int(orders[item]))
         }
         var first = SmallestKeys<UInt64, Int>(limit: ranking.best.limit - (above - histogram[threshold]))
-        for index in 0..<keptCount where Int(keptKeys[index]) >= threshold {
-            if Int(keptKeys[index]) > threshold {
-                ranking.best.insert(rank(index), kept[index])
-            } else {
-                let item = Int(kept[index])
-                first.insert(UInt64(forward.length(of: item)) << 32 | UInt64(orders[item]), index)
+        // Once `first` is full, an item longer than its longest is turned away by its length
+        // alone, before its order is read (a one-letter query has hundreds of thousands at the
+        // threshold).
+        var longest = UInt64.max
+        kept.withUnsafeBufferPointer { kept in
+            keptKeys.withUnsafeBufferPointer { keys in
+                orders.withUnsafeBufferPointer { orders in
+                    for index in 0..<keptCount where Int(keys[index]) >= threshold {
+                        let item = Int(kept[index])
+                        guard Int(keys[index]) == threshold else {
+                            ranking.best.insert(rank(index), kept[index])
+                            continue
+                        }
+                        let length = UInt64(forward.length(of: item))
+                        guard length <= longest else { continue }
+                        first.insert(length << 32 | UInt64(orders[item]), index)
+                        if let limit = first.admissionLimit { longest = limit >> 32 }
+                    }
+                }
             }
         }
         for index in first.payloads { ranking.best.insert(rank(index), kept[index]) }

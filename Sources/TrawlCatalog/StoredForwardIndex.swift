@@ -57,6 +57,10 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
         return start..<end
     }
 
+    /// Each item's length in a byte, `slotCount` of them (255: read the record), for passes
+    /// over many items.
+    var lengthBytes: UnsafePointer<UInt8>? { lengths }
+
     /// How many words item `item` holds (the rank's length).
     func length(of item: Int) -> Int {
         guard let lengths, item >= 0, item < slotCount else { return 0 }

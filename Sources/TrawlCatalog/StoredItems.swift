@@ -84,7 +84,9 @@ final class StoredItems: Sendable {
             let made = SlotArray<[CatalogItem]>(count: blocks.count)
             DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
                 let (block, numbers) = blocks[index]
-                made.set(index, self.decode(block: block, wanted: Set(numbers.map { Int(self.places[$0]) % CatalogBlock.itemsPerBlock }), lexicon: lexicon))
+                var wanted = [Bool](repeating: false, count: CatalogBlock.itemsPerBlock)
+                for number in numbers { wanted[Int(self.places[number]) % CatalogBlock.itemsPerBlock] = true }
+                made.set(index, self.decode(block: block, wanted: wanted, lexicon: lexicon))
             }
             decoded.items.reserveCapacity(decoded.items.count + numbers.count)
             for (index, (_, numbers)) in blocks.enumerated() {
@@ -101,8 +103,9 @@ final class StoredItems: Sendable {
     /// What was found damaged first among the items read so far, if anything.
     var damage: StoredFormatError? { decoded.withLock { $0.damage } }
 
-    /// The items of block `block` (only those `wanted` whole), or none when it does not decode.
-    private func decode(block: Int, wanted: Set<Int>, lexicon: CatalogLexicon.Decoding) -> [CatalogItem] {
+    /// The items of block `block` (only those `wanted`, by place, whole), or none when it does not
+    /// decode.
+    private func decode(block: Int, wanted: [Bool], lexicon: CatalogLexicon.Decoding) -> [CatalogItem] {
         let range = blockRanges[block]
         let bytes = file.withBytes { Array($0[range]) }
         guard StoredFormat.checksum(bytes[...]) == blockChecksums[block], !file.changedWhileMapped else { return [] }

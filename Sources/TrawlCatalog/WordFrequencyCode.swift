@@ -57,6 +57,21 @@ enum WordFrequencyCode {
         /// Whether every lead and tail was read.
         var isAtEnd: Bool { lead == leadsEnd && tail == bytes.count }
 
+        /// Moves past the next `count` ranks without reading them.
+        mutating func skip(_ count: Int) throws(StoredFormatError) {
+            guard count <= leadsEnd - lead else { throw .corrupt("more words than a block holds") }
+            let tails = bytes.withUnsafeBufferPointer { bytes in
+                var tails = 0
+                for byte in UnsafeBufferPointer(rebasing: bytes[lead..<(lead + count)]) where byte >= 160 {
+                    tails += byte < 224 ? 1 : byte < 255 ? 2 : 4
+                }
+                return tails
+            }
+            guard tails <= bytes.count - tail else { throw .corrupt("truncated word ranks") }
+            lead += count
+            tail += tails
+        }
+
         @inline(__always)
         mutating func next() throws(StoredFormatError) -> Int {
             guard lead < leadsEnd else { throw .corrupt("more words than a block holds") }

@@ -97,6 +97,24 @@ package enum StoredFormat {
             }
         }
 
+        /// Moves past `count` varints without reading their values (only where each ends).
+        package mutating func skipVarints(_ count: Int) throws(StoredFormatError) {
+            guard count > 0 else { return }
+            let found = bytes.withUnsafeBufferPointer { buffer -> Int? in
+                var left = count, index = position
+                while index < end {
+                    if buffer[index] & 0x80 == 0 {
+                        left -= 1
+                        if left == 0 { return index + 1 }
+                    }
+                    index += 1
+                }
+                return nil
+            }
+            guard let found else { throw .corrupt("truncated varints") }
+            position = found
+        }
+
         package mutating func zigzag() throws(StoredFormatError) -> Int {
             let value = try varint()
             return Int(Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1))

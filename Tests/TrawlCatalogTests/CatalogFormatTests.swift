@@ -55,6 +55,22 @@ import TrawlStorage
         #expect(searcher.search(query, in: decoded).hits.map(\.id) == other.search(query, in: catalog).hits.map(\.id))
     }
 
+    /// Items read a few at a time (each block decoded for them alone, the block's other items
+    /// read past) are the items stored: one by one, a search's page at once, then all the rest.
+    @Test func itemsReadAFewAtATimeAreTheItemsStored() throws {
+        let catalog = Self.catalog(seed: 11, count: 1100)
+        let expected = catalog.allItems
+        let decoded = try CatalogFormat.decode(CatalogFormat.encode(catalog))
+        var random = SeededGenerator(seed: 12)
+        for item in expected.shuffled(using: &random).prefix(200) {
+            #expect(decoded[item.id] == item)
+        }
+        var searcher = CatalogSearcher(), other = CatalogSearcher()
+        let query = CatalogQuery(text: "net", limit: 100)
+        #expect(searcher.search(query, in: decoded).hits.map(\.item) == other.search(query, in: catalog).hits.map(\.item))
+        #expect(decoded.allItems == expected)
+    }
+
     /// A stored catalog searched where it lies in its file (its index not read whole) gives what
     /// the catalog it stores gives, and what the oracle gives: hits, ranks, counts, facets, with
     /// filters, typos, prefixes and words inside words, on both ranking paths, after updates and
