@@ -3,9 +3,13 @@
 of ../shared/tools/catalog-peers/bench_tantivy.py (id, title and body with term frequencies,
 section, priority and tags as fast fields) with every field also stored, so that a hit's title,
 body and attributes can be read back, as trawl's stored catalog reads them. The peer of the
-`catalog.stored.size.tantivy_stored` figure of trawl-bench's catalog group.
+`catalog.stored.size.tantivy_stored` and `.tantivy_positions` figures of trawl-bench's catalog group.
 
-Usage: tantivy_stored_size.py ITEMS.jsonl INDEX_DIR
+With --positions, title and body also keep each word's positions, which Tantivy needs to rank
+by proximity (phrase and proximity queries), as trawl ranks from its forward index: the index
+that does the whole job trawl's stored catalog does.
+
+Usage: tantivy_stored_size.py [--positions] ITEMS.jsonl INDEX_DIR
   ITEMS.jsonl: trawl's item lines ({"id", "fields": {...}, "attributes": {name: value or [values]}}).
   Builds the index in INDEX_DIR (made afresh) and prints JSON: {"bytes": N, "items": N, "version": ...}.
 """
@@ -14,13 +18,16 @@ import tantivy
 
 
 def main():
-    items_path, path = sys.argv[1], sys.argv[2]
+    arguments = sys.argv[1:]
+    positions = '--positions' in arguments
+    items_path, path = [a for a in arguments if a != '--positions']
     shutil.rmtree(path, ignore_errors=True)
     os.makedirs(path)
     sb = tantivy.SchemaBuilder()
     sb.add_text_field('id', stored=True, tokenizer_name='raw', index_option='basic')
-    sb.add_text_field('title', stored=True, index_option='freq')
-    sb.add_text_field('body', stored=True, index_option='freq')
+    text_option = 'position' if positions else 'freq'
+    sb.add_text_field('title', stored=True, index_option=text_option)
+    sb.add_text_field('body', stored=True, index_option=text_option)
     for name in ('section', 'priority', 'tags'):
         sb.add_text_field(name, stored=True, fast=True, tokenizer_name='raw', index_option='basic')
     schema = sb.build()

@@ -138,8 +138,8 @@ struct CatalogStoreBench {
     }
 
     /// The size of a Tantivy index of the same items that can show them as `trawl catalog search`
-    /// does (every field stored too: `Bench/Peers/tantivy_stored_size.py`), beside the stored
-    /// catalog's.
+    /// does (every field stored too: `Bench/Peers/tantivy_stored_size.py`), then of one that can
+    /// also rank by proximity (positions kept), beside the stored catalog's.
     private func measureTantivyStoredSize(peersWork: String, storedSize: Double) throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trawl-bench-tantivy-stored-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -154,14 +154,19 @@ struct CatalogStoreBench {
         }
         try handle.close()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Peers/tantivy_stored_size.py").standardizedFileURL.path
-        let run = try Child.start(peersWork + "/venv/bin/python", [script, items.path, work.appendingPathComponent("index").path]).finish()
-        guard run.status == 0, let result = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-              let bytes = result["bytes"] as? Int else {
-            report.note("catalog.stored.size peer tantivy_stored: skipped (it failed: \(run.stderr.suffix(300)))")
-            return
+        // Then with positions too: what Tantivy needs to rank by proximity, as trawl ranks from
+        // its forward index.
+        for (flags, name, what) in [([String](), "tantivy_stored", "every field stored, so that it can show the items as trawl does"),
+                                    (["--positions"], "tantivy_positions", "every field stored and the words' positions kept, so that it can also rank by proximity as trawl does")] {
+            let run = try Child.start(peersWork + "/venv/bin/python", [script] + flags + [items.path, work.appendingPathComponent("index").path]).finish()
+            guard run.status == 0, let result = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                  let bytes = result["bytes"] as? Int else {
+                report.note("catalog.stored.size peer \(name): skipped (it failed: \(run.stderr.suffix(300)))")
+                continue
+            }
+            report.add(Figure(name: "catalog.stored.size.\(name)", unit: "MB", samples: [Double(bytes) / 1e6]))
+            report.note("catalog.stored.size.\(name): Tantivy \(result["version"] ?? "") with the same schema and \(what): \(String(format: "%.1f", Double(bytes) / 1e6)) MB beside trawl's \(String(format: "%.1f", storedSize)) MB")
         }
-        report.add(Figure(name: "catalog.stored.size.tantivy_stored", unit: "MB", samples: [Double(bytes) / 1e6]))
-        report.note("catalog.stored.size.tantivy_stored: Tantivy \(result["version"] ?? "") with the same schema and every field stored, so that it can show the items as trawl does: \(String(format: "%.1f", Double(bytes) / 1e6)) MB beside trawl's \(String(format: "%.1f", storedSize)) MB")
     }
 
     /// 1,000 items recorded into the stored catalog (half new, half replacing), then the catalog
