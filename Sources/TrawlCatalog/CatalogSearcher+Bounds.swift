@@ -35,7 +35,9 @@ extension CatalogSearcher {
         let itemByItem = itemByItemCount(postings: plan[0].total, words: words, filters: filters, filterSet: filterSet, in: catalog)
         guard itemByItem >= postingsRankingMinimum else { return nil }
         let postings = plan.reduce(0) { $0 + $1.total }
-        if postingsRankingMinimum > 0, itemByItem * Self.postingsPerRankedItem(catalog) <= postings { return nil }
+        // Overflow (counts a crafted file claims) only means item by item costs more.
+        let (itemByItemCost, overflows) = itemByItem.multipliedReportingOverflow(by: Self.postingsPerRankedItem(catalog))
+        if postingsRankingMinimum > 0, !overflows, itemByItemCost <= postings { return nil }
         return plan.map { ($0.wordIndex, $0.source) }
     }
 

@@ -31,7 +31,7 @@ struct ForwardIndexReader {
         if item < base {
             // The byte read here: going through `stored` copied the whole view onto the stack at
             // every call, a sixth of a one-letter query's time.
-            if let storedLengths, item >= 0, storedLengths[item] < 255 { return Int(storedLengths[item]) }
+            if let storedLengths, item >= 0, case let length = storedLengths[item], length < 255 { return Int(length) }
             return stored?.length(of: item) ?? 0
         }
         return Int(lengths[item - base])

@@ -71,12 +71,15 @@ struct StoredForwardIndex: @unchecked Sendable { // reads memory its owner keeps
     }
 
     /// Sets `counts` (one per field) to item `item`'s word count by field; false (and zeros)
-    /// when its record is damaged.
+    /// when its record is damaged, as when its counts claim more words than its bytes hold (a
+    /// byte at least each, as ``decode(_:words:bounds:)`` checks).
     func fieldLengths(of item: Int, into counts: inout [UInt32]) -> Bool {
         var decoded = false
         if let range = record(of: item) {
             var decoder = VarintDecoder(UnsafeRawBufferPointer(rebasing: records[range]))
-            decoded = counts.withUnsafeMutableBufferPointer { counts in (try? decoder.decode(into: counts, ascending: false)) != nil }
+            decoded = counts.withUnsafeMutableBufferPointer { counts in
+                (try? decoder.decode(into: counts, ascending: false)) != nil && counts.reduce(0) { $0 + Int($1) } <= range.count
+            }
         }
         if !decoded {
             damage?.note(.corrupt("a forward index record"))

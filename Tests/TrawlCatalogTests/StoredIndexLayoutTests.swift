@@ -235,4 +235,36 @@ import TrawlStorage
             #expect(read.start(of: 9) == 810 && read.end(of: 15) == 880)
         }
     }
+
+    /// An item whose length byte says "read the record" (255) and whose record's field counts
+    /// claim more words than its bytes hold (here 2^32) is damaged: it has no length, as it has
+    /// no words, and the damage is noted; an honest long record beside it keeps its length.
+    @Test func aRecordClaimingMoreWordsThanItsBytesHasNoLength() throws {
+        var records: [UInt8] = []
+        StoredFormat.appendVarint(UInt64(UInt32.max), to: &records)
+        StoredFormat.appendVarint(1, to: &records)
+        StoredFormat.appendVarint(3, to: &records)
+        let honest = records.count
+        StoredFormat.appendVarint(300, to: &records)
+        StoredFormat.appendVarint(0, to: &records)
+        for _ in 0..<300 { StoredFormat.appendVarint(2, to: &records) }
+        let starts = RecordStarts.grouped([0, UInt32(honest)], end: UInt32(records.count))
+        let lengths: [UInt8] = [255, 255]
+        let damage = StoredDamage()
+        try starts.withUnsafeBytes { starts in
+            try records.withUnsafeBytes { records in
+                try lengths.withUnsafeBytes { lengths in
+                    let forward = try #require(StoredForwardIndex(starts: starts, startsLayout: .grouped, records: records, lengths: lengths, slotCount: 2,
+                                                                  fieldCount: 2, wordCount: 10, totalWords: 301, damage: damage))
+                    #expect(damage.value == nil)
+                    #expect(forward.length(of: 1) == 300)
+                    #expect(damage.value == nil)
+                    #expect(forward.length(of: 0) == 0)
+                    #expect(damage.value != nil)
+                    let reader = ForwardIndexReader(stored: forward, base: 2, words: [], bounds: [], lengths: [], fieldCount: 2)
+                    #expect(reader.length(of: 0) == 0 && reader.length(of: 1) == 300)
+                }
+            }
+        }
+    }
 }
