@@ -291,7 +291,7 @@ enum CatalogBlock {
         let structure = try inflated(&reader), wordBytes = try inflated(&reader)
         var reader = StoredFormat.Reader(bytes: structure, end: structure.count)
         let names = try Names(&reader)
-        func isWanted(_ place: Int) -> Bool { wanted.map { place < $0.count && $0[place] } ?? true }
+        func isWanted(_ place: Int) -> Bool { Self.isWanted(place, wanted) }
         var items: [CatalogItem] = []
         items.reserveCapacity(itemCount)
         for place in 0..<itemCount {
@@ -369,6 +369,10 @@ enum CatalogBlock {
         }
         return (items, folded)
     }
+
+    /// Whether the item at `place` of a block is to be made: every item when `wanted` is nil,
+    /// else those it marks (a place past it, of a block claiming more items, is not).
+    private static func isWanted(_ place: Int, _ wanted: [Bool]?) -> Bool { wanted.map { place < $0.count && $0[place] } ?? true }
 
     /// The (reference, item) of each text, in the order the texts column holds them.
     private static func textReferences(_ reader: inout StoredFormat.Reader, itemCount: Int) throws(StoredFormatError) -> [(reference: UInt64, item: Int)] {
@@ -454,7 +458,7 @@ enum CatalogBlock {
     private static func readAttributes(_ reader: inout StoredFormat.Reader, into items: inout [CatalogItem], tables: Tables,
                                        names: Names, wanted: [Bool]? = nil) throws(StoredFormatError) {
         for item in items.indices {
-            guard wanted.map({ item < $0.count && $0[item] }) ?? true else {
+            guard isWanted(item, wanted) else {
                 for _ in 0..<(try reader.count()) {
                     _ = try reader.varint()
                     for _ in 0..<(try reader.count()) { _ = try reader.varint() }

@@ -36,6 +36,10 @@ enum WordFrequencyCode {
         }
     }
 
+    /// How many tail bytes follow a word whose lead byte is `lead`.
+    @inline(__always)
+    static func tailCount(lead: UInt8) -> Int { lead < 160 ? 0 : lead < 224 ? 1 : lead < 255 ? 2 : 4 }
+
     /// Reads the ranks of a block's words: a varint count, the leads, then the tails.
     struct Reader {
         private let bytes: [UInt8]
@@ -62,9 +66,7 @@ enum WordFrequencyCode {
             guard count <= leadsEnd - lead else { throw .corrupt("more words than a block holds") }
             let tails = bytes.withUnsafeBufferPointer { bytes in
                 var tails = 0
-                for byte in UnsafeBufferPointer(rebasing: bytes[lead..<(lead + count)]) where byte >= 160 {
-                    tails += byte < 224 ? 1 : byte < 255 ? 2 : 4
-                }
+                for byte in UnsafeBufferPointer(rebasing: bytes[lead..<(lead + count)]) { tails += WordFrequencyCode.tailCount(lead: byte) }
                 return tails
             }
             guard tails <= bytes.count - tail else { throw .corrupt("truncated word ranks") }
@@ -78,7 +80,7 @@ enum WordFrequencyCode {
             let byte = UInt32(bytes[lead])
             lead += 1
             if byte < WordFrequencyCode.oneTail { return Int(byte) }
-            let tails = byte < 224 ? 1 : byte < 255 ? 2 : 4
+            let tails = WordFrequencyCode.tailCount(lead: UInt8(byte))
             guard bytes.count - tail >= tails else { throw .corrupt("truncated word ranks") }
             defer { tail += tails }
             switch tails {
